@@ -1,0 +1,86 @@
+"""Extract: entities, abbreviations, links and results from each paper's clean abstract."""
+
+from __future__ import annotations
+
+import dagster as dg
+import polars as pl
+
+from pipeline.defs.metadata import frame_metadata, markdown_preview
+from pipeline.lib.assemble import papers_table
+from pipeline.lib.extract import extract_all
+
+GROUP = "extract"
+TOP_ENTITIES = 15
+
+_TABLE_DESCRIPTIONS = {
+    "mentions": "One row per entity mention (method, model, dataset, metric) with its exact span and role.",
+    "entities": "The catalog of distinct entities with aliases, expansion and the number of papers.",
+    "abbreviations": "Short forms defined in an abstract, with their long form and span.",
+    "links": "URLs in an abstract, classified as code, project or other.",
+    "results": "Numeric claims with value, unit, and the metric, dataset and baseline they refer to.",
+}
+
+
+def _mention_summary(mentions: pl.DataFrame, entities: pl.DataFrame) -> dict:
+    by_type_role = mentions.group_by("entity_type", "role").len().sort("entity_type", "role")
+    top = entities.sort("n_papers", "name", descending=[True, False]).head(TOP_ENTITIES)
+    return {
+        "mentions_by_type_and_role": dg.MetadataValue.md(markdown_preview(by_type_role, by_type_role.height)),
+        "most_frequent_entities": dg.MetadataValue.md(
+            markdown_preview(top.select("name", "entity_type", "n_papers"), TOP_ENTITIES)
+        ),
+    }
+
+
+@dg.multi_asset(
+    group_name=GROUP,
+    specs=[
+        *(
+            dg.AssetSpec(name, deps=["canonical_papers"], description=text, kinds={"python", "polars"})
+            for name, text in _TABLE_DESCRIPTIONS.items()
+        ),
+        dg.AssetSpec(
+            "paper_annotations",
+            deps=["canonical_papers"],
+            description="Per paper: the names it proposes and its first code or project link.",
+            kinds={"python", "polars"},
+        ),
+    ],
+    ins={"canonical_papers": dg.AssetIn()},
+)
+def extract_entities(context: dg.AssetExecutionContext, canonical_papers: pl.DataFrame):
+    """Find abbreviations, proposed and referenced entities, links and numeric results in every paper."""
+    extraction = extract_all(canonical_papers.select("paper_id", "abstract_clean"))
+    summary = _mention_summary(extraction.mentions, extraction.entities)
+    context.log.info(
+        f"{canonical_papers.height} papers: {extraction.mentions.height} mentions, "
+        f"{extraction.entities.height} entities, {extraction.results.height} results"
+    )
+    for name in _TABLE_DESCRIPTIONS:
+        frame = getattr(extraction, name)
+        extra = summary if name == "mentions" else {}
+        yield dg.Output(frame, name, metadata=frame_metadata(frame, name, **extra))
+    annotations = extraction.paper_annotations
+    without = annotations.filter(pl.col("proposed_methods").list.len() == 0)
+    yield dg.Output(
+        annotations,
+        "paper_annotations",
+        metadata=frame_metadata(
+            annotations,
+            papers_without_proposed_name=without.height,
+            papers_without_proposed_name_sample=dg.MetadataValue.md(
+                markdown_preview(without.join(canonical_papers, on="paper_id").select("paper_id", "abstract_clean"))
+            ),
+        ),
+    )
+
+
+@dg.asset(
+    group_name=GROUP,
+    kinds={"python", "polars"},
+    ins={"canonical_papers": dg.AssetIn(), "paper_annotations": dg.AssetIn()},
+)
+def papers(canonical_papers: pl.DataFrame, paper_annotations: pl.DataFrame) -> dg.Output[pl.DataFrame]:
+    """One row per distinct paper: canonical and clean abstract, occurrences, proposed names, code link."""
+    table = papers_table(canonical_papers, paper_annotations)
+    return dg.Output(table, metadata=frame_metadata(table, "papers"))

@@ -1,0 +1,43 @@
+"""Publish: write the Parquet files and the DuckDB database of the warehouse, atomically."""
+
+from __future__ import annotations
+
+import hashlib
+
+import dagster as dg
+import polars as pl
+
+from pipeline.defs.resources import WarehousePaths
+from pipeline.lib.publish import publish
+from pipeline.lib.schema import TABLES
+
+GROUP = "publish"
+
+
+def input_fingerprint(seed_files: pl.DataFrame) -> str:
+    """A digest of every input file's name and content: equal inputs give equal fingerprints."""
+    digest = hashlib.sha256()
+    for name, sha in seed_files.sort("source_file").select("source_file", "sha256").iter_rows():
+        digest.update(f"{name}\0{sha}\n".encode())
+    return digest.hexdigest()
+
+
+@dg.asset(
+    group_name=GROUP,
+    kinds={"parquet", "duckdb"},
+    ins={name: dg.AssetIn() for name in (*TABLES, "seed_files")},
+)
+def warehouse(context: dg.AssetExecutionContext, paths: WarehousePaths, **frames: pl.DataFrame):
+    """Publish every table as zstd Parquet and into papers.duckdb, swapping the release in atomically."""
+    seed_files = frames.pop("seed_files")
+    release = publish(frames, paths.warehouse(), input_fingerprint=input_fingerprint(seed_files))
+    context.log.info(f"published build {release.build_id} to {release.warehouse_dir}")
+    return dg.MaterializeResult(
+        metadata={
+            "build_id": release.build_id,
+            "database": dg.MetadataValue.path(str(release.database)),
+            "parquet_dir": dg.MetadataValue.path(str(release.warehouse_dir / "parquet")),
+            "row_counts": dg.MetadataValue.json(release.row_counts),
+            **{f"rows/{name}": count for name, count in release.row_counts.items()},
+        }
+    )

@@ -1,0 +1,63 @@
+"""Turn parsed occurrences into the documents and papers tables (clean, deduplicate, aggregate)."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from pipeline.lib.clean import clean_abstract, normalise_whitespace
+from pipeline.lib.dedup import deduplicate
+from pipeline.lib.schema import DOCUMENTS, PAPERS
+
+
+def with_clean_text(raw_documents: pl.DataFrame) -> pl.DataFrame:
+    """Add `abstract` (whitespace normalised, markup kept) and `abstract_clean` to each occurrence.
+
+    Each distinct raw text is cleaned once: duplicates are common and cleaning is the costly part.
+    """
+    distinct = raw_documents.select("raw_text").unique(maintain_order=True)
+    abstracts = [normalise_whitespace(text) for text in distinct["raw_text"]]
+    cleaned = distinct.with_columns(
+        abstract=pl.Series(abstracts, dtype=pl.String),
+        abstract_clean=pl.Series([clean_abstract(a) for a in abstracts], dtype=pl.String),
+    )
+    return raw_documents.join(cleaned, on="raw_text", how="left", maintain_order="left")
+
+
+def build_documents(raw_documents: pl.DataFrame) -> pl.DataFrame:
+    """Occurrences with their paper: returns the documents columns plus abstract and abstract_clean."""
+    ordered = with_clean_text(raw_documents.sort("source_file", "ordinal"))
+    matches = deduplicate(ordered.select("document_id", pl.col("abstract_clean").alias("clean_text")))
+    return ordered.join(
+        matches.select("document_id", "paper_id", "match", "similarity"),
+        on="document_id",
+        how="left",
+        maintain_order="left",
+    )
+
+
+def documents_table(documents: pl.DataFrame) -> pl.DataFrame:
+    return DOCUMENTS.conform(documents)
+
+
+def canonical_papers(documents: pl.DataFrame) -> pl.DataFrame:
+    """One row per paper from its canonical occurrence; entity columns are added by extraction."""
+    canonical = documents.filter(pl.col("match") == "first").select(
+        "paper_id", "venue", "year", "abstract", "abstract_clean"
+    )
+    occurrences = documents.group_by("paper_id").agg(
+        n_documents=pl.len(),
+        source_files=pl.col("source_file").unique().sort(),
+    )
+    return (
+        canonical.join(occurrences, on="paper_id", how="left", maintain_order="left")
+        .with_columns(word_count=pl.col("abstract_clean").str.count_matches(r"\S+"))
+        .sort("paper_id")
+    )
+
+
+def papers_table(canonical: pl.DataFrame, annotations: pl.DataFrame) -> pl.DataFrame:
+    """Join what extraction found (proposed_methods, code_url) onto the canonical papers."""
+    joined = canonical.join(
+        annotations.select("paper_id", "proposed_methods", "code_url"), on="paper_id", how="left"
+    ).with_columns(pl.col("proposed_methods").fill_null(pl.lit([], dtype=pl.List(pl.String))))
+    return PAPERS.conform(joined)
