@@ -22,8 +22,8 @@ def _failure_reason(result: dg.ExecuteInProcessResult) -> str:
     for evaluation in result.get_asset_check_evaluations():
         if not evaluation.passed:
             key = evaluation.asset_check_key
-            detail = evaluation.description or ""
-            return f"check {key.name} on {key.asset_key.to_user_string()} failed{': ' + detail if detail else ''}"
+            detail = f": {evaluation.description}" if evaluation.description else ""
+            return f"check {key.name} on {key.asset_key.to_user_string()} failed{detail}"
     for event in result.all_events:
         if event.is_step_failure and event.step_failure_data.error:
             error = event.step_failure_data.error
@@ -34,14 +34,23 @@ def _failure_reason(result: dg.ExecuteInProcessResult) -> str:
 
 
 def run_build(
-    seeds_dir: Path, warehouse_dir: Path, instance: dg.DagsterInstance | None = None
+    seeds_dir: Path,
+    warehouse_dir: Path,
+    instance: dg.DagsterInstance | None = None,
+    log_level: str = "WARNING",
 ) -> BuildOutcome:
     defs = build_definitions(str(seeds_dir), str(warehouse_dir))
     job = defs.resolve_implicit_global_asset_job_def()
-    result = job.execute_in_process(instance=instance or dg.DagsterInstance.ephemeral(), raise_on_error=False)
-    materializations = {
-        m.asset_key.to_user_string(): m for m in result.asset_materializations_for_node("warehouse")
-    } if result.success else {}
+    result = job.execute_in_process(
+        run_config={"loggers": {"console": {"config": {"log_level": log_level}}}},
+        instance=instance or dg.DagsterInstance.ephemeral(),
+        raise_on_error=False,
+    )
+    materializations = (
+        {m.asset_key.to_user_string(): m for m in result.asset_materializations_for_node("warehouse")}
+        if result.success
+        else {}
+    )
     if "warehouse" not in materializations:
         return BuildOutcome(False, _failure_reason(result), {}, result)
     metadata = materializations["warehouse"].metadata

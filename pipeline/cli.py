@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
 
+import dagster as dg
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -23,10 +25,13 @@ def main() -> None:
 
 @app.command()
 def build(
-    seeds: Annotated[Path | None, typer.Option(help="Input directory (default: $PAPERS_SEEDS_DIR or seeds/).")] = None,
+    seeds: Annotated[
+        Path | None, typer.Option(help="Input directory (default: $PAPERS_SEEDS_DIR or seeds/).")
+    ] = None,
     warehouse: Annotated[
         Path | None, typer.Option(help="Output directory (default: $PAPERS_WAREHOUSE_DIR or warehouse/).")
     ] = None,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show Dagster's log on stderr.")] = False,
 ) -> None:
     """Parse, deduplicate, extract, validate and publish the warehouse."""
     from pipeline.build import run_build
@@ -36,7 +41,10 @@ def build(
     if not seeds_dir.is_dir():
         print(f"papers build: seeds directory {seeds_dir} does not exist", file=sys.stderr)
         raise typer.Exit(2)
-    outcome = run_build(seeds_dir, warehouse_dir)
+    # With DAGSTER_HOME set (the README's commands set it) the run shows up in `dagster dev` too.
+    instance = dg.DagsterInstance.get() if os.environ.get("DAGSTER_HOME") else dg.DagsterInstance.ephemeral()
+    with instance:
+        outcome = run_build(seeds_dir, warehouse_dir, instance, log_level="DEBUG" if verbose else "CRITICAL")
     if not outcome.published:
         print(f"papers build: not published: {outcome.reason}", file=sys.stderr)
         raise typer.Exit(1)

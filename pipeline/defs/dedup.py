@@ -1,7 +1,5 @@
 """Dedup: clean each occurrence, merge exact and verified near duplicates into papers."""
 
-from __future__ import annotations
-
 import dagster as dg
 import polars as pl
 
@@ -13,20 +11,16 @@ GROUP = "dedup"
 
 @dg.multi_asset(
     group_name=GROUP,
-    specs=[
-        dg.AssetSpec(
-            "documents",
-            deps=["raw_documents"],
-            description="Every occurrence with the paper it belongs to and how it matched (first/exact/near).",
+    outs={
+        "documents": dg.AssetOut(
+            description="Every occurrence with its paper and how it matched it (first, exact or near).",
             kinds={"python", "polars"},
         ),
-        dg.AssetSpec(
-            "canonical_papers",
-            deps=["raw_documents"],
+        "canonical_papers": dg.AssetOut(
             description="One row per distinct paper from its canonical occurrence, before entity extraction.",
             kinds={"python", "polars"},
         ),
-    ],
+    },
     ins={"raw_documents": dg.AssetIn()},
 )
 def deduplicate_documents(context: dg.AssetExecutionContext, raw_documents: pl.DataFrame):

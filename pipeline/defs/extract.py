@@ -1,7 +1,5 @@
 """Extract: entities, abbreviations, links and results from each paper's clean abstract."""
 
-from __future__ import annotations
-
 import dagster as dg
 import polars as pl
 
@@ -34,18 +32,16 @@ def _mention_summary(mentions: pl.DataFrame, entities: pl.DataFrame) -> dict:
 
 @dg.multi_asset(
     group_name=GROUP,
-    specs=[
-        *(
-            dg.AssetSpec(name, deps=["canonical_papers"], description=text, kinds={"python", "polars"})
+    outs={
+        **{
+            name: dg.AssetOut(description=text, kinds={"python", "polars"})
             for name, text in _TABLE_DESCRIPTIONS.items()
-        ),
-        dg.AssetSpec(
-            "paper_annotations",
-            deps=["canonical_papers"],
+        },
+        "paper_annotations": dg.AssetOut(
             description="Per paper: the names it proposes and its first code or project link.",
             kinds={"python", "polars"},
         ),
-    ],
+    },
     ins={"canonical_papers": dg.AssetIn()},
 )
 def extract_entities(context: dg.AssetExecutionContext, canonical_papers: pl.DataFrame):
@@ -69,7 +65,9 @@ def extract_entities(context: dg.AssetExecutionContext, canonical_papers: pl.Dat
             annotations,
             papers_without_proposed_name=without.height,
             papers_without_proposed_name_sample=dg.MetadataValue.md(
-                markdown_preview(without.join(canonical_papers, on="paper_id").select("paper_id", "abstract_clean"))
+                markdown_preview(
+                    without.join(canonical_papers, on="paper_id").select("paper_id", "abstract_clean")
+                )
             ),
         ),
     )

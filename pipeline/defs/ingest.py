@@ -1,7 +1,5 @@
 """Ingest: parse every seed file into occurrences, rejects and a per-file inventory."""
 
-from __future__ import annotations
-
 import dagster as dg
 
 from pipeline.defs.metadata import frame_metadata
@@ -13,23 +11,20 @@ GROUP = "ingest"
 
 @dg.multi_asset(
     group_name=GROUP,
-    specs=[
-        dg.AssetSpec(
-            "raw_documents",
+    outs={
+        "raw_documents": dg.AssetOut(
             description="Every abstract occurrence in the seed files, with its raw text and line range.",
             kinds={"python", "polars"},
         ),
-        dg.AssetSpec(
-            "rejects",
+        "rejects": dg.AssetOut(
             description="Input that could not become a document, each piece with a specific reason.",
             kinds={"python", "polars"},
         ),
-        dg.AssetSpec(
-            "seed_files",
+        "seed_files": dg.AssetOut(
             description="One row per input file: checksum, encoding, line counts and repairs made.",
             kinds={"python", "polars"},
         ),
-    ],
+    },
 )
 def parse_seed_files(context: dg.AssetExecutionContext, paths: WarehousePaths):
     """Parse the header, paragraphs and line ranges of every *.txt file in the seeds directory."""

@@ -1,7 +1,5 @@
 """Materialisation metadata: row counts, a Markdown preview and the column schema of a frame."""
 
-from __future__ import annotations
-
 import dagster as dg
 import polars as pl
 from tabulate import tabulate

@@ -1,7 +1,5 @@
 """Publish: write the Parquet files and the DuckDB database of the warehouse, atomically."""
 
-from __future__ import annotations
-
 import hashlib
 
 import dagster as dg

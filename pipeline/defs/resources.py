@@ -1,7 +1,5 @@
 """Resources: where to read seeds and write the warehouse, and how assets hand frames to each other."""
 
-from __future__ import annotations
-
 import os
 from pathlib import Path
 

@@ -20,11 +20,11 @@ MIN_WORDS = 20
 MAX_WORDS = 2000
 MAX_HEADER_WORDS = 12
 
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _HEADER = re.compile(r"^\s*(?P<venue>.*?)[\s,_-]*\b(?P<year>(?:19|20)\d{2})\b(?P<rest>.*?)\s*$")
 _HEADER_TAIL = re.compile(r"^[\s:,-]*(papers?|abstracts?|proceedings|accepted)?[\s:.]*$", re.IGNORECASE)
 # Blank means nothing but whitespace, including the zero-width characters editors do not show.
-_BLANK = re.compile(r"^[\s\u200b\u200c\u200d\u2060\ufeff]*$")
+BLANK_LINE = re.compile(r"^[\s\u200b\u200c\u200d\u2060\ufeff]*$")
 # C0 controls other than tab/newline/CR: a text file almost never has them, a binary file does.
 _BINARY_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 
@@ -106,10 +106,10 @@ def _paragraph_problem(text: str) -> str | None:
 
 
 def parse_text(name: str, text: str, *, sha256: str = "", encoding: str = "utf-8") -> ParsedFile:
-    lines = _LINE_BREAK.split(text)
+    lines = LINE_BREAK.split(text)
     if lines and lines[-1] == "":
         lines.pop()
-    nonblank = [i for i, line in enumerate(lines) if not _BLANK.match(line)]
+    nonblank = [i for i, line in enumerate(lines) if not BLANK_LINE.match(line)]
     parsed = ParsedFile(name, sha256, encoding, len(lines), len(nonblank), header=None)
     if not nonblank:
         reason = "file is empty" if not lines else "file has only blank lines"
@@ -132,18 +132,24 @@ def parse_text(name: str, text: str, *, sha256: str = "", encoding: str = "utf-8
     ordinal = 0
     i = body_start
     while i < len(lines):
-        if _BLANK.match(lines[i]):
+        if BLANK_LINE.match(lines[i]):
             i += 1
             continue
         start = i
-        while i < len(lines) and not _BLANK.match(lines[i]):
+        while i < len(lines) and not BLANK_LINE.match(lines[i]):
             i += 1
         raw = "\n".join(lines[start:i])
         ordinal += 1
         problem = _paragraph_problem(raw)
         if problem:
             parsed.rejects.append(
-                {"source_file": name, "line_start": start + 1, "line_end": i, "reason": problem, "raw_text": raw}
+                {
+                    "source_file": name,
+                    "line_start": start + 1,
+                    "line_end": i,
+                    "reason": problem,
+                    "raw_text": raw,
+                }
             )
             continue
         parsed.documents.append(
@@ -182,7 +188,7 @@ def parse_file(path: Path, name: str | None = None) -> ParsedFile:
                 "source_file": name,
                 "line_start": 1 if n_lines else 0,
                 "line_end": n_lines,
-                "reason": "file is not text (binary content such as NUL or control bytes); nothing was parsed",
+                "reason": "file is not text (it has NUL or other control bytes); nothing was parsed",
                 "raw_text": None,
             }
         )
@@ -259,25 +265,3 @@ def collect(parsed_files: list[ParsedFile]) -> ParsedSeeds:
 def parse_seeds(seeds_dir: Path) -> ParsedSeeds:
     """Parse every *.txt in the seeds directory, in name order."""
     return collect([parse_file(path) for path in seed_paths(seeds_dir)])
-
-
-def unaccounted_lines(parsed: ParsedSeeds) -> pl.DataFrame:
-    """Lines counted as non-blank in a file but not covered by its header, documents or rejects.
-
-    Returns one row per file where the accounting does not balance (empty when nothing is lost).
-    """
-    covered = pl.concat(
-        [
-            parsed.documents.select("source_file", "line_start", "line_end"),
-            parsed.rejects.filter(pl.col("line_start") > 0).select("source_file", "line_start", "line_end"),
-        ]
-    ).with_columns(span=pl.col("line_end") - pl.col("line_start") + 1)
-    spans = covered.group_by("source_file").agg(pl.col("span").sum().alias("covered"))
-    return (
-        parsed.files.join(spans, on="source_file", how="left")
-        .with_columns(
-            accounted=pl.col("covered").fill_null(0) + pl.col("header_line").is_not_null().cast(pl.Int64)
-        )
-        .filter(pl.col("accounted") != pl.col("nonblank_lines"))
-        .select("source_file", "nonblank_lines", "accounted")
-    )

@@ -24,8 +24,9 @@ def _query(warehouse, sql):
 
 def test_materialize_all_assets_into_tmp_path(tmp_path):
     defs = build_definitions(str(SEEDS), str(tmp_path))
-    assets = list(defs.assets)
-    result = dg.materialize(assets, resources=defs.resources, instance=dg.DagsterInstance.ephemeral())
+    result = dg.materialize(
+        [*defs.assets, *defs.asset_checks], resources=defs.resources, instance=dg.DagsterInstance.ephemeral()
+    )
     assert result.success
     documents = result.output_for_node("deduplicate_documents", "documents")
     assert documents.height == 38
@@ -42,7 +43,10 @@ def test_seed_build_counts(built_warehouse):
     assert _query(built_warehouse, "SELECT count(*) FROM papers") == [(32,)]
     assert _query(built_warehouse, "SELECT count(*) FROM papers WHERE n_documents = 2") == [(6,)]
     assert _query(built_warehouse, "SELECT count(*) FROM rejects") == [(0,)]
-    assert _query(built_warehouse, "SELECT DISTINCT match FROM documents ORDER BY 1") == [("exact",), ("first",)]
+    assert _query(built_warehouse, "SELECT DISTINCT match FROM documents ORDER BY 1") == [
+        ("exact",),
+        ("first",),
+    ]
 
 
 def test_abstract_clean_has_no_markup(built_warehouse):
@@ -56,12 +60,19 @@ def test_parquet_files_follow_the_schema_module(built_warehouse):
     for name, table in TABLES.items():
         parquet = pq.ParquetFile(built_warehouse / "parquet" / f"{name}.parquet")
         assert parquet.schema_arrow.remove_metadata() == table.arrow_schema().remove_metadata(), name
-        assert parquet.metadata.row_group(0).column(0).compression == "ZSTD" if parquet.metadata.num_rows else True
+        assert (
+            parquet.metadata.row_group(0).column(0).compression == "ZSTD"
+            if parquet.metadata.num_rows
+            else True
+        )
         assert parquet.schema_arrow.metadata[b"schema_version"]
 
 
 def test_database_answers_from_another_directory(built_warehouse, tmp_path):
-    script = "import duckdb,sys; print(duckdb.connect(sys.argv[1], read_only=True).sql('SELECT count(*) FROM papers').fetchone()[0])"
+    script = (
+        "import duckdb, sys; "
+        "print(duckdb.connect(sys.argv[1], read_only=True).sql('SELECT count(*) FROM papers').fetchone()[0])"
+    )
     out = subprocess.run(
         [sys.executable, "-c", script, str(built_warehouse / "papers.duckdb")],
         cwd=tmp_path,
@@ -87,7 +98,9 @@ def _edited_copy(text: str) -> str:
 
 
 def test_edited_copy_joins_its_original_as_near_duplicate(seeds_copy, tmp_path):
-    original_ids = {r[0] for r in _query_build(seeds_copy, tmp_path / "before", "SELECT paper_id FROM papers")}
+    original_ids = {
+        r[0] for r in _query_build(seeds_copy, tmp_path / "before", "SELECT paper_id FROM papers")
+    }
     source = (seeds_copy / "000_7beccc23ec4b2ebf.txt").read_text(encoding="utf-8").split("\n\n")
     new_abstract = (
         "We introduce a benchmark of handwritten chemistry notes for evaluating optical character "
@@ -113,7 +126,9 @@ def _query_build(seeds, warehouse, sql):
 
 def test_cli_build_honours_environment_and_exit_codes(tmp_path):
     env = {**os.environ, "PAPERS_SEEDS_DIR": str(SEEDS), "PAPERS_WAREHOUSE_DIR": str(tmp_path / "wh")}
-    ok = subprocess.run([sys.executable, "-m", "pipeline", "build"], cwd=REPO_ROOT, env=env, capture_output=True)
+    ok = subprocess.run(
+        [sys.executable, "-m", "pipeline", "build"], cwd=REPO_ROOT, env=env, capture_output=True
+    )
     assert ok.returncode == 0, ok.stderr
     assert (tmp_path / "wh" / "papers.duckdb").exists()
     env["PAPERS_SEEDS_DIR"] = str(tmp_path / "nowhere")

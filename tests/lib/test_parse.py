@@ -9,8 +9,8 @@ from pipeline.lib.parse import (
     parse_header,
     parse_seeds,
     parse_text,
-    unaccounted_lines,
 )
+from pipeline.lib.reconcile import reconcile
 
 SEEDS = Path(__file__).resolve().parents[2] / "seeds"
 ABSTRACT = " ".join(["word"] * (MIN_WORDS + 5))
@@ -106,7 +106,7 @@ def test_seeds_parse_to_38_documents_and_every_line_is_accounted_for():
     parsed = parse_seeds(SEEDS)
     assert parsed.documents.height == 38
     assert parsed.rejects.height == 0
-    assert unaccounted_lines(parsed).height == 0
+    assert reconcile(SEEDS, parsed.documents, parsed.rejects, parsed.files).height == 0
     first = parsed.documents.row(0, named=True)
     lines = (SEEDS / first["source_file"]).read_text(encoding="utf-8").split("\n")
     assert first["raw_text"] == "\n".join(lines[first["line_start"] - 1 : first["line_end"]])

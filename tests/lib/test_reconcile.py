@@ -1,0 +1,38 @@
+from pipeline.lib.parse import MIN_WORDS, parse_seeds
+from pipeline.lib.reconcile import reconcile
+
+ABSTRACT = " ".join(["word"] * (MIN_WORDS + 5))
+
+
+def _write(tmp_path):
+    (tmp_path / "a.txt").write_text(f"ICLR 2026 Papers\n\n{ABSTRACT}\nmore\n\nshort one\n", encoding="utf-8")
+    (tmp_path / "b.txt").write_bytes(b"\x00\x01\x02binary\n" * 20)
+    return parse_seeds(tmp_path)
+
+
+def test_balanced_accounting_has_no_problems(tmp_path):
+    parsed = _write(tmp_path)
+    assert reconcile(tmp_path, parsed.documents, parsed.rejects, parsed.files).height == 0
+
+
+def test_a_dropped_document_is_reported_line_by_line(tmp_path):
+    parsed = _write(tmp_path)
+    problems = reconcile(tmp_path, parsed.documents.head(0), parsed.rejects, parsed.files)
+    assert problems.select("source_file", "line", "problem").rows() == [
+        ("a.txt", 3, "not accounted for"),
+        ("a.txt", 4, "not accounted for"),
+    ]
+
+
+def test_a_line_in_two_pieces_is_reported(tmp_path):
+    parsed = _write(tmp_path)
+    doubled = parsed.documents.vstack(parsed.documents)
+    problems = reconcile(tmp_path, doubled, parsed.rejects, parsed.files)
+    assert set(problems["problem"]) == {"accounted for 2 times"}
+
+
+def test_an_unparsed_file_is_reported(tmp_path):
+    parsed = _write(tmp_path)
+    (tmp_path / "c.txt").write_text(f"ICLR 2026 Papers\n\n{ABSTRACT}\n", encoding="utf-8")
+    problems = reconcile(tmp_path, parsed.documents, parsed.rejects, parsed.files)
+    assert problems.filter(problems["source_file"] == "c.txt").height == 2
