@@ -1,0 +1,407 @@
+"""Numeric results in an abstract: percentages, multipliers and scores, with what they measure.
+
+One compiled pattern finds every number with its unit over the whole text. Numbers with a result
+unit (`%`, `×`, points) are kept unless the words around them say they are a setting (`95%
+confidence`, `10-fold cross-validation`, `4× super-resolution`); a bare number is kept only when
+a metric sits right next to it (`an F1 of 78.3`, `0.87 AUC`, `by 0.15 in rFID`) or it is the end of
+a change (`from 45.2 to 61.8`). So model sizes (`7B`), years, counts (`3 datasets`), section numbers
+and hyperparameters (`ε=0.1`) are not results.
+
+The metric, dataset and compared systems come from the sentence: metric and dataset mentions
+found by the entity extractor when given, else a built-in list of common metric names.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Sequence
+from typing import NamedTuple
+
+
+class MentionSpan(NamedTuple):
+    start: int
+    end: int
+    entity_type: str
+    name: str
+
+
+class Result(NamedTuple):
+    text: str
+    value: float | None
+    unit: str | None
+    metric: str | None
+    dataset: str | None
+    compared_to: str | None
+    start: int
+    end: int
+    sentence: str
+
+
+# --- sentences -------------------------------------------------------------------------------------
+
+# A sentence ends at . ! or ? (plus closing quotes/brackets) followed by space and a capital, digit or
+# opening bracket, except after common abbreviations and single initials.
+_SENTENCE_END = re.compile(
+    r"[.!?](?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)(?<!\bal\.)(?<!\betc\.)(?<!\bcf\.)(?<!\bFig\.)(?<!\bEq\.)"
+    r"(?<!\bSec\.)(?<!\bresp\.)(?<!\bapprox\.)(?<!\bNo\.)(?<!\bNos\.)(?<!\bRef\.)(?<!\b[A-Z]\.)"
+    r"[\"'”’)\]]*\s+(?=[A-Z0-9\"'“‘(\[])"
+)
+
+
+def split_sentences(text: str) -> list[tuple[int, int]]:
+    """Sentence spans (start, end) covering `text`, surrounding whitespace excluded."""
+    spans = []
+    start = 0
+    for boundary in _SENTENCE_END.finditer(text):
+        end = boundary.end()
+        spans.append((start, len(text[start:end].rstrip()) + start))
+        start = end
+    tail = text[start:].rstrip()
+    if tail:
+        spans.append((start, start + len(tail)))
+    return [(s + len(text[s:e]) - len(text[s:e].lstrip()), e) for s, e in spans if text[s:e].strip()]
+
+
+# --- numbers ---------------------------------------------------------------------------------------
+
+_NUM = r"\d+(?:,\d{3})*(?:\.\d+)?"
+_SIGNS = "+−-"
+_COMPARATIVE = (
+    r"faster|slower|speed-?ups?|more|less|fewer|higher|lower|larger|smaller|better|worse|reductions?"
+    r"|improvements?|increases?|decreases?|gains?|acceleration|compression|cheaper|greater|as\b|the\b"
+)
+_QUANTITY = re.compile(
+    # Not part of a name (Qwen3-8B, GPT-4), a version, a citation, a decimal or an error bar; the
+    # lookbehinds sit after the first digit so that the scan can jump from digit to digit.
+    r"(?P<low>\d(?<![\w.,@/^_]\d)(?<![\w.,@/^_+−\-][+−-]\d)(?<!±\d)(?<!± \d)\d*(?:,\d{3})*(?:\.\d+)?)"
+    rf"(?:(?P<low_unit>\s?%)?(?:\s?[-–—~]\s?|\s+to\s+)(?P<high>{_NUM}))?"
+    r"(?:"
+    r"(?P<percent>\s?%|\s(?:percent|per\s?cent)\b)"
+    r"|(?P<pp>\s?pp\b|\s?p\.p\.|\s(?:percentage|absolute)\s+points?\b)"
+    r"|(?P<points>\s(?:points?|pts)\b)"
+    rf"|(?P<times>\s?×(?!\s?\d)|x(?![\w×])(?!\s?\d)|\s[x×](?=\s+(?:{_COMPARATIVE}))"
+    r"|\s?-?fold\b|\stimes\b)"
+    r"|(?![\w%]|[.,]\d|-[^\W\d]))",
+    re.IGNORECASE,
+)
+_COMPARATIVE_AFTER = re.compile(rf"\s+(?:{_COMPARATIVE})", re.IGNORECASE)
+_WORD_NUMBERS = {
+    "two": 2.0,
+    "three": 3.0,
+    "four": 4.0,
+    "five": 5.0,
+    "six": 6.0,
+    "seven": 7.0,
+    "eight": 8.0,
+    "nine": 9.0,
+    "ten": 10.0,
+    "twenty": 20.0,
+    "hundred": 100.0,
+    "thousand": 1000.0,
+}
+_WORD_MULTIPLIER = re.compile(
+    rf"\b(?P<word>{'|'.join(_WORD_NUMBERS)})(?:-fold\b|\s+fold\b|\s+times\b(?=\s+(?:{_COMPARATIVE})))",
+    re.IGNORECASE,
+)
+# "our contributions are two-fold": a count of points, not a multiplier.
+_PREDICATE_BEFORE = re.compile(r"\b(?:is|are|was|were|be)\s+$", re.IGNORECASE)
+# Words right after a number that make it a setting, not a result.
+_SETTING_AFTER = {
+    "percent": re.compile(
+        r"\s*(?:confidence|CI\b|credible|quantile|percentile|of (?:the )?(?:time|cases)\b|sparsity"
+        r"|label(?:l?ed|s)\b|corruptions?|(?:label )?noise|noisy|masking|poison)",
+        re.IGNORECASE,
+    ),
+    "times": re.compile(
+        r"\s*(?:A100|H100|V100|RTX|GPUs?\b|TPUs?\b|NVIDIA|(?:super-?)?resolution|SR\b|up-?sampl|down-?sampl"
+        r"|up-?scal|magnif|zoom|cross|CV\b|validation|\d)",
+        re.IGNORECASE,
+    ),
+    "points": re.compile(r"\s*(?:clouds?|sets?|in (?:the )?(?:plane|space)|of (?:the )?(?:data|sample))"),
+}
+# "using only 10% of the training data": a share of the input the experiment chose, not a result.
+_PERCENT_SHARE_BEFORE = re.compile(
+    r"\b(?:using|with|on|requir\w*|need\w*)\s+"
+    r"(?:(?:only|just|less than|fewer than|leq|≤|<|~|about|up to)\s*)*$",
+    re.IGNORECASE,
+)
+_PERCENT_SHARE_AFTER = re.compile(
+    r"\s*of (?:the )?(?:\w+ )?(?:data|dataset|labels|samples|examples|training \w+)\b", re.IGNORECASE
+)
+# Before "N points": only a change in score reads like this ("by 4 points", "gains of 3 points").
+_POINTS_CUE_BEFORE = re.compile(
+    r"(?:by|of|gains?|improvements?|increases?|boosts?|drops?|up to|over|about|nearly|roughly|average)\s+$",
+    re.IGNORECASE,
+)
+_FROM_BEFORE = re.compile(r"from\s+$", re.IGNORECASE)
+_LOOKBACK = 40
+
+# --- metrics ---------------------------------------------------------------------------------------
+
+_METRIC_WORDS = (
+    r"(?:top-?\d+\s+|balanced\s+|average\s+|mean\s+|exact[- ]match\s+|robust\s+|certified\s+)?accuracy"
+    r"|precision|recall|f1(?:[- ]scores?)?|f-(?:score|measure)|(?:macro|micro)-?f1"
+    r"|(?:success|error|win|pass|hit|solve|resolve|acceptance|compression)\s+rates?|exact\s+match"
+    r"|perplexity|speed-?ups?|latency|memory(?:\s+(?:usage|footprint|consumption))?|throughput"
+    r"|inference\s+(?:time|speed|cost)|run-?time|training\s+time|wall-?clock\s+time"
+    r"|(?:spearman|pearson|kendall)(?:'s)?(?:\s+(?:rank\s+)?correlation)?|correlation"
+    r"|dice(?:\s+(?:score|coefficient))?|returns?|rewards?(?!\s+models?)|elo(?:\s+rating)?|human\s+preference"
+    r"|(?:word|character|equal)\s+error\s+rate|mean\s+(?:absolute|squared)\s+error|chamfer\s+distance"
+    r"|inception\s+score|clip\s*score|bits\s+per\s+(?:dim(?:ension)?|character|byte)|flops"
+)
+_METRIC_ACRONYMS = (
+    r"BLEU(?:-\d)?|ROUGE(?:-[L12])?|METEOR|CIDEr|SPICE|chrF(?:\+\+)?|BERTScore|[rg]?FID|FVD|KID|LPIPS"
+    r"|PSNR|(?:MS-)?SSIM|AUC|AUROC|AUPRC|ROC-AUC|PR-AUC|mAP(?:@[\d.:]+)?|AP(?:50|75|_?[SMLsml])?|m?IoU"
+    r"|n?DCG(?:@\d+)?|PQ|SPL|MRR|Hits@\d+|R@\d+|Recall@\d+|[Pp]ass@(?:\d+|k)|MAE|R?MSE|NLL|ECE|[WCE]ER|EM"
+    r"|ADE|FDE|EPE|PPL|BPD|SRCC|PLCC|mAcc|NMI|ARI|HOTA|MOTA|IDF1|PCK|ATE|F1"
+)
+_METRIC = re.compile(rf"(?<![\w@-])(?:(?i:{_METRIC_WORDS})|{_METRIC_ACRONYMS})(?![\w@])")
+# What may separate a metric from its number: "F1 of 78.3", "FID to 2.1", "BLEU 34.1", "accuracy by 3".
+_GAP_BEFORE = re.compile(
+    r"(?:\s*(?:of|:|=|≈|~|is|was|are|were|reach(?:es|ed|ing)?|to|at|by|around|about|approximately|nearly"
+    r"|over|above|up|as|high|low|only|just|scores?|values?|rates?|improvements?|gains?|\(|@\d+))*\s*",
+    re.IGNORECASE,
+)
+# ... and a number from its metric: "0.87 AUC", "0.15 in rFID", "3.1 higher F1".
+_GAP_AFTER = re.compile(
+    r"(?:\s*(?:in|on|of|higher|lower|better|more|less|improvements?|gains?|increases?|reductions?|drops?"
+    r"|absolute|relative|average|overall|terms))*\s*",
+    re.IGNORECASE,
+)
+_MAX_GAP = 30
+# Beyond this a metric word usually belongs to another clause of a long sentence.
+_MAX_METRIC_DISTANCE = 60
+# Metric words are searched this far around each number (the distance plus a long metric name).
+_METRIC_WINDOW = _MAX_METRIC_DISTANCE + 40
+# A bare score is followed by punctuation or a linking word, never by a noun: "14 weeks", "19 GMACS"
+# and "66 evaluated tasks" are quantities; nor by a slash without a space: "1/2", "1-1/e" are math.
+_SCORE_FOLLOWER = re.compile(
+    r"\s+/|\s*(?:$|[,;:.)\]}(±]|(?:on|in|for|vs|versus|and|or|with|compared|relative|over|when|at|using|while"
+    r"|which|across|under|after|within|than|to|from|by|respectively|against|as|is|was|dB)\b)",
+    re.IGNORECASE,
+)
+# "a BLEU of 32.8 and 15.1", "MAE/RMSE of 2.43 / 4.73": the next score of a list.
+_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+|or\s+|/\s*|vs\.?\s+|versus\s+)", re.IGNORECASE)
+# "achieving a semantic similarity of 89.7": a score named by words the metric list does not know.
+_SCORE_PHRASE_BEFORE = re.compile(
+    r"\b(?:achiev|attain|obtain|reach|record|yield|scor)\w*\s+(?:an?\s+)?"
+    r"(?:(?!(?:order|total|number|set|range|batch|group|series)\b)[A-Za-z][\w@-]*\s+){1,4}of\s+$",
+    re.IGNORECASE,
+)
+
+# --- comparisons -----------------------------------------------------------------------------------
+
+_COMPARISON_CUE = re.compile(
+    r"\b(?:than|over|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|against|for|outperform(?:s|ed|ing)?"
+    r"|surpass(?:es|ed|ing)?|beat(?:s|ing)?|exceed(?:s|ed|ing)?)\s+",
+    re.IGNORECASE,
+)
+# The compared systems are the mentions in the phrase after the cue, up to a clause boundary.
+_PHRASE_END = re.compile(
+    r"[,;:.()]\s(?!and\b|or\b)"
+    r"|\s(?:by|on|in|across|with|while|using|used|at|under|when|which|that|to|through|for)\s"
+)
+_MAX_PHRASE = 80
+# "for" names the compared systems only right after a number ("9.0% for SnapKV"), not in "used for RLHF".
+_RESULT_BEFORE = re.compile(r"\d(?:\s?(?:%|×|x|times|points?|pp))?\s+$", re.IGNORECASE)
+_COMPARED_TYPES = frozenset({"method", "model"})
+
+
+class _Cue(NamedTuple):
+    start: int
+    end: int
+    name: str
+
+
+def find_results(text: str, mentions: Sequence[MentionSpan] = ()) -> list[Result]:
+    """Every numeric result in `text`, in order, with metric, dataset and compared systems."""
+    quantities = list(_QUANTITY.finditer(text))
+    word_multipliers = list(_word_multipliers(text))
+    if not quantities and not word_multipliers:
+        return []
+    # Metric words only matter next to a number: look for them there, not in the whole text.
+    builtin_metrics = _builtin_metric_cues(text, [m.span() for m in quantities])
+    metric_mentions = _cues_of_type(mentions, "metric")
+    found = [*_results_among(text, quantities, sorted(builtin_metrics + metric_mentions)), *word_multipliers]
+    if not found:
+        return []
+    found.sort()
+    sentences = split_sentences(text)
+    sentence_starts = [s for s, _ in sentences]
+    dataset_mentions = _cues_of_type(mentions, "dataset")
+    compared_in: dict[tuple[int, int], str | None] = {}
+    results = []
+    for start, end, value, unit in found:
+        sentence_start, sentence_end = sentences[max(0, bisect.bisect_right(sentence_starts, start) - 1)]
+        clause = _clause(text, start, end, sentence_start, sentence_end)
+        if clause not in compared_in:
+            compared_in[clause] = _compared(text, mentions, *clause)
+        datasets = _within(dataset_mentions, sentence_start, sentence_end)
+        metrics = _within(metric_mentions, sentence_start, sentence_end) or _within(
+            builtin_metrics, sentence_start, sentence_end
+        )
+        results.append(
+            Result(
+                text=text[start:end],
+                value=value,
+                unit=unit,
+                metric=_nearest(text, metrics, start, end, _MAX_METRIC_DISTANCE),
+                dataset=_nearest(text, datasets, start, end, len(text)),
+                compared_to=compared_in[clause],
+                start=start,
+                end=end,
+                sentence=text[sentence_start:sentence_end],
+            )
+        )
+    return results
+
+
+def _results_among(text: str, quantities: list[re.Match], metric_cues: list[_Cue]):
+    """(start, end, value, unit) of every number that reads as a result."""
+    previous_score_end = -1
+    for match in quantities:
+        start, end = match.span()
+        sign = text[start - 1] if start and text[start - 1] in _SIGNS else ""
+        value = _number(match["high"] or match["low"])
+        if sign and sign != "+":
+            value = -value
+        if match["percent"] or match["low_unit"]:
+            share_of_input = _PERCENT_SHARE_AFTER.match(text, end) and _PERCENT_SHARE_BEFORE.search(
+                text, max(0, start - _LOOKBACK), start
+            )
+            if not share_of_input and not _SETTING_AFTER["percent"].match(text, end):
+                yield start - len(sign), end, value, "%"
+        elif match["pp"]:
+            yield start - len(sign), end, value, "pp"
+        elif match["points"]:
+            if _SETTING_AFTER["points"].match(text, end):
+                continue
+            signed_or_decimal = sign == "+" or "." in match["low"]
+            if signed_or_decimal or _POINTS_CUE_BEFORE.search(text, max(0, start - _LOOKBACK), start):
+                yield start - len(sign), end, value, "points"
+        elif match["times"]:
+            if not _SETTING_AFTER["times"].match(text, end) and not _times_is_a_count(text, match):
+                yield start - len(sign), end, value, "×"
+        elif _is_score(text, match, metric_cues, previous_score_end):
+            previous_score_end = end
+            yield start - len(sign), end, value, None
+
+
+def _times_is_a_count(text: str, match: re.Match) -> bool:
+    """'run 3 times' counts repetitions; '3 times faster' and '2.5 times' are results."""
+    if not match["times"].lower().endswith("times") or "." in (match["high"] or match["low"]):
+        return False
+    return not _COMPARATIVE_AFTER.match(text, match.end())
+
+
+def _word_multipliers(text: str):
+    if "fold" not in text and "times" not in text:
+        return
+    for match in _WORD_MULTIPLIER.finditer(text):
+        if _SETTING_AFTER["times"].match(text, match.end()) or _PREDICATE_BEFORE.search(
+            text, max(0, match.start() - 6), match.start()
+        ):
+            continue
+        yield match.start(), match.end(), _WORD_NUMBERS[match["word"].lower()], "×"
+
+
+def _is_score(text: str, match: re.Match, cues: list[_Cue], previous_score_end: int) -> bool:
+    start, end = match.span()
+    low, high = match["low"], match["high"]
+    if high is None and len(low) == 4 and low[:2] in ("19", "20"):  # a year
+        return False
+    if any(_joined_after(text, end, cue) for cue in cues):
+        return True
+    if not _SCORE_FOLLOWER.match(text, end) or (high is None and low in ("0", "1")):  # "reward 0"
+        return False
+    if high and _FROM_BEFORE.search(text, max(0, start - 6), start):
+        return "." in low or "." in high
+    if previous_score_end >= 0 and _LIST_GAP.fullmatch(text, previous_score_end, start):
+        return True
+    if any(_joined_before(text, cue, start) for cue in cues):
+        return True
+    return bool(_SCORE_PHRASE_BEFORE.search(text, max(0, start - _LOOKBACK), start))
+
+
+def _joined_before(text: str, cue: _Cue, start: int) -> bool:
+    """Does a metric-to-number gap ("F1 of 78.3") join the cue to a number starting at `start`?"""
+    gap_is_short = cue.end <= start <= cue.end + _MAX_GAP
+    return gap_is_short and _GAP_BEFORE.fullmatch(text, cue.end, start) is not None
+
+
+def _joined_after(text: str, end: int, cue: _Cue) -> bool:
+    """Does a number-to-metric gap ("0.87 AUC") join a number ending at `end` to the cue?"""
+    gap_is_short = end <= cue.start <= end + _MAX_GAP
+    return gap_is_short and _GAP_AFTER.fullmatch(text, end, cue.start) is not None
+
+
+def _number(surface: str) -> float:
+    return float(surface.replace(",", ""))
+
+
+def _builtin_metric_cues(text: str, spans: list[tuple[int, int]]) -> list[_Cue]:
+    """Metric words within reach of the given spans, each window ending at a word boundary."""
+    windows: list[list[int]] = []
+    for start, end in spans:
+        low, high = max(0, start - _METRIC_WINDOW), end + _METRIC_WINDOW
+        if windows and low <= windows[-1][1]:
+            windows[-1][1] = high
+        else:
+            windows.append([low, high])
+    cues = []
+    for low, high in windows:
+        space = text.find(" ", high)
+        high = len(text) if space < 0 else space
+        cues += [_Cue(m.start(), m.end(), m.group()) for m in _METRIC.finditer(text, low, high)]
+    return cues
+
+
+def _cues_of_type(mentions: Sequence[MentionSpan], entity_type: str) -> list[_Cue]:
+    return sorted(_Cue(m.start, m.end, m.name) for m in mentions if m.entity_type == entity_type)
+
+
+def _within(cues: list[_Cue], start: int, end: int) -> list[_Cue]:
+    return [c for c in cues if c.start >= start and c.end <= end]
+
+
+def _nearest(text: str, cues: list[_Cue], start: int, end: int, max_distance: int) -> str | None:
+    """The cue closest to [start, end) within `max_distance`; one joined by a metric gap wins outright."""
+    best_name, best_rank = None, None
+    for cue in cues:
+        if cue.end <= start:
+            rank = (not _joined_before(text, cue, start), start - cue.end, 0)
+        elif cue.start >= end:
+            rank = (not _joined_after(text, end, cue), cue.start - end, 1)
+        else:
+            continue
+        joined, distance = not rank[0], rank[1]
+        if (joined or distance <= max_distance) and (best_rank is None or rank < best_rank):
+            best_name, best_rank = cue.name, rank
+    return best_name
+
+
+def _clause(text: str, start: int, end: int, sentence_start: int, sentence_end: int) -> tuple[int, int]:
+    """The part of the sentence between semicolons that holds [start, end)."""
+    clause_end = text.find(";", end, sentence_end)
+    return text.rfind(
+        ";", sentence_start, start
+    ) + 1 or sentence_start, sentence_end if clause_end < 0 else clause_end
+
+
+def _compared(text: str, mentions: Sequence[MentionSpan], start: int, end: int) -> str | None:
+    systems = [m for m in mentions if m.entity_type in _COMPARED_TYPES and m.start >= start and m.end <= end]
+    if not systems:
+        return None
+    names: list[str] = []
+    for cue in _COMPARISON_CUE.finditer(text, start, end):
+        if cue.group().lower().startswith("for") and not _RESULT_BEFORE.search(
+            text, max(0, cue.start() - 12), cue.start()
+        ):
+            continue
+        phrase_end = min(end, cue.end() + _MAX_PHRASE)
+        boundary = _PHRASE_END.search(text, cue.end(), phrase_end)
+        if boundary:
+            phrase_end = boundary.start()
+        names += [m.name for m in systems if m.start >= cue.end() and m.end <= phrase_end]
+    return ", ".join(dict.fromkeys(names)) or None

@@ -1,0 +1,168 @@
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline.lib.extract.results import MentionSpan, Result, find_results, split_sentences
+
+
+def results(text: str, mentions=()) -> list[Result]:
+    found = find_results(text, mentions)
+    for result in found:
+        assert text[result.start : result.end] == result.text
+        assert result.sentence in text
+    return found
+
+
+def surfaces(text: str) -> list[str]:
+    return [r.text for r in results(text)]
+
+
+def mention(text: str, surface: str, entity_type: str, name: str | None = None) -> MentionSpan:
+    start = text.index(surface)
+    return MentionSpan(start, start + len(surface), entity_type, name or surface)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "surface", "value", "unit"),
+    [
+        ("Our method improves accuracy by 5.1% on average.", "5.1%", 5.1, "%"),
+        ("It gains 20.7 % on fluid tasks.", "20.7 %", 20.7, "%"),
+        ("It is 1.5-3× better than the baseline.", "1.5-3×", 3.0, "×"),
+        ("It yields a 11–77% improvement.", "11–77%", 77.0, "%"),
+        ("Training is 3x faster.", "3x", 3.0, "×"),
+        ("Inference is 2.5 times cheaper.", "2.5 times", 2.5, "×"),
+        ("Sampling becomes ten-fold faster.", "ten-fold", 10.0, "×"),
+        ("Accuracy rises by +4.2 points.", "+4.2 points", 4.2, "points"),
+        ("Recall improves by 3.1 pp over the baseline.", "3.1 pp", 3.1, "pp"),
+        ("The detector reaches 0.87 AUC.", "0.87", 0.87, None),
+        ("We obtain an F1 of 78.3.", "78.3", 78.3, None),
+        ("The system scores BLEU 34.1 on the test set.", "34.1", 34.1, None),
+        ("The model reaches a pass@1 of 62% on the benchmark.", "62%", 62.0, "%"),
+        ("It raises the score from 45.2 to 61.8.", "45.2 to 61.8", 61.8, None),
+        ("The error drops by −3.5%.", "−3.5%", -3.5, "%"),
+        ("It saves 70% of the data collection cost.", "70%", 70.0, "%"),
+    ],
+)
+def test_result_forms(sentence, surface, value, unit):
+    (result,) = results(sentence)
+    assert (result.text, result.value, result.unit) == (surface, value, unit)
+    assert result.sentence == sentence
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "We fine-tune a 7B model and a 13B parameters model.",
+        "The benchmark was released in 2023 with 10k images.",
+        "We evaluate on 3 datasets, see Section 4.",
+        "We set ε=0.1 and a budget=64.",
+        "We use 10-fold cross-validation.",
+        "The bound holds with 95% confidence.",
+        "Each experiment is run 3 times.",
+        "It stacks 3 × 3 convolutions for 4× super-resolution.",
+        "Our contributions are two-fold.",
+        "GPT-4 and Qwen3-8B are compared on 2-bit weights.",
+        "The subjects were aged from 3.5 to 14 weeks.",
+        "An accuracy of 8 bits is kept.",
+        "We sample 1000 points from each shape.",
+        "It matches the baseline using only 10% of the training data at 50% sparsity.",
+    ],
+)
+def test_not_results(sentence):
+    assert results(sentence) == []
+
+
+def test_metric_from_the_builtin_list_nearest_the_number():
+    text = "Our model surpasses the baseline by 0.15 in rFID and 0.09 in gFID, with a 72% win rate."
+    assert [(r.text, r.metric) for r in results(text)] == [
+        ("0.15", "rFID"),
+        ("0.09", "gFID"),
+        ("72%", "win rate"),
+    ]
+
+
+def test_far_away_metric_word_is_not_the_metric():
+    text = (
+        "It improves over the strong baseline by 6.05% on average across many understanding benchmarks, "
+        "and it also gives competitive results elsewhere with a better rFID."
+    )
+    (result,) = results(text)
+    assert result.metric is None
+
+
+def test_metric_and_dataset_mentions_are_preferred():
+    text = "On LVIS it achieves a semantic similarity of 89.7 and a semantic IoU of 82.4."
+    mentions = [
+        mention(text, "LVIS", "dataset"),
+        mention(text, "semantic similarity", "metric"),
+        mention(text, "semantic IoU", "metric"),
+    ]
+    found = results(text, mentions)
+    assert [(r.text, r.metric, r.dataset) for r in found] == [
+        ("89.7", "semantic similarity", "LVIS"),
+        ("82.4", "semantic IoU", "LVIS"),
+    ]
+
+
+def test_compared_systems_after_for():
+    text = "MixKV achieves gains of 8.0% and 9.0% for SnapKV and AdaKV on GUI grounding tasks."
+    mentions = [
+        mention(text, "MixKV", "method"),
+        mention(text, "SnapKV", "method"),
+        mention(text, "AdaKV", "method"),
+    ]
+    assert [(r.text, r.compared_to) for r in results(text, mentions)] == [
+        ("8.0%", "SnapKV, AdaKV"),
+        ("9.0%", "SnapKV, AdaKV"),
+    ]
+
+
+def test_compared_systems_after_than_and_compared_to():
+    text = "Ours is 2.1× faster than FlashAttention. It reaches 72% compared to 28% for default GPT-4o."
+    mentions = [mention(text, "FlashAttention", "method"), mention(text, "GPT-4o", "model")]
+    assert [(r.text, r.compared_to) for r in results(text, mentions)] == [
+        ("2.1×", "FlashAttention"),
+        ("72%", "GPT-4o"),
+        ("28%", "GPT-4o"),
+    ]
+
+
+def test_for_without_a_number_before_it_does_not_name_a_comparison():
+    text = "It gains 25% over the best technique used for RLHF."
+    (result,) = results(text, [mention(text, "RLHF", "method")])
+    assert result.compared_to is None
+
+
+def test_comparison_stays_in_its_clause():
+    text = "It gains 25% on math; it also beats GPT-4o in chat."
+    (result,) = results(text, [mention(text, "GPT-4o", "model")])
+    assert result.compared_to is None
+
+
+def test_result_sentence_is_its_own_sentence():
+    text = "We study pruning, e.g. of heads. It keeps 98.2% of the accuracy. Code is released."
+    (result,) = results(text)
+    assert result.sentence == "It keeps 98.2% of the accuracy."
+
+
+def test_split_sentences_skips_abbreviations_and_decimals():
+    text = "  We follow Smith et al. and use 3.5 times the data, i.e. more. Results improve! Done?  "
+    assert [text[s:e] for s, e in split_sentences(text)] == [
+        "We follow Smith et al. and use 3.5 times the data, i.e. more.",
+        "Results improve!",
+        "Done?",
+    ]
+    assert split_sentences("") == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["1.5", "-", "3", "%", "×", "x", " ", "F1", " of ", "BLEU", ".", "times", " faster", "±"]
+        ),
+        max_size=25,
+    ).map("".join)
+)
+def test_offsets_hold_on_arbitrary_text(text):
+    results(text)
