@@ -30,7 +30,7 @@ def _run(*args: str | Path, env: dict | None = None) -> None:
 
 
 def ensure_venv() -> None:
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 - this script may be started by an older python3
         sys.exit(f"Python 3.11 or newer is needed, this is {sys.version.split()[0]}")
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     if STAMP.exists() and STAMP.read_text().strip() == wanted:

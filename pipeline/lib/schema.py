@@ -112,10 +112,28 @@ DOCUMENTS = Table(
         ),
         Column("source_file", _STR, "Input file name relative to the seeds directory.", nullable=False),
         Column("ordinal", _INT, "1-based position of the abstract in its file.", nullable=False, min_value=1),
-        Column("line_start", _INT, "First line of the paragraph in the file (1-based).", nullable=False, min_value=1),
-        Column("line_end", _INT, "Last line of the paragraph in the file (1-based, inclusive).", nullable=False, min_value=1),
+        Column(
+            "line_start",
+            _INT,
+            "First line of the paragraph in the file (1-based).",
+            nullable=False,
+            min_value=1,
+        ),
+        Column(
+            "line_end",
+            _INT,
+            "Last line of the paragraph in the file (1-based, inclusive).",
+            nullable=False,
+            min_value=1,
+        ),
         Column("venue", _STR, "Venue from the file header, NULL when the file has none."),
-        Column("year", _INT, "Year from the file header, NULL when the file has none.", min_value=1900, max_value=2100),
+        Column(
+            "year",
+            _INT,
+            "Year from the file header, NULL when the file has none.",
+            min_value=1900,
+            max_value=2100,
+        ),
         Column("raw_text", _STR, "The paragraph exactly as it is in the file.", nullable=False),
         Column("paper_id", _STR, "The paper this occurrence belongs to (papers.paper_id).", nullable=False),
         Column(
@@ -181,9 +199,17 @@ MENTIONS = Table(
     "One row per entity mention in a paper's abstract_clean.",
     (
         _paper_id_column(),
-        Column("entity_type", _STR, "method, model, dataset, metric or task.", nullable=False, allowed=ENTITY_TYPES),
+        Column(
+            "entity_type",
+            _STR,
+            "method, model, dataset, metric or task.",
+            nullable=False,
+            allowed=ENTITY_TYPES,
+        ),
         Column("text", _STR, "Surface form, equal to abstract_clean[start:end].", nullable=False),
-        Column("name", _STR, "Canonical name (long form and acronym resolved to one entity).", nullable=False),
+        Column(
+            "name", _STR, "Canonical name (long form and acronym resolved to one entity).", nullable=False
+        ),
         _offset("start", "0-based code-point offset of the mention in abstract_clean."),
         _offset("end", "End offset of the mention in abstract_clean (exclusive)."),
         Column(
@@ -202,8 +228,16 @@ ENTITIES = Table(
     "entities",
     "The catalog of distinct entities across all papers.",
     (
-        Column("entity_id", _STR, "Stable id derived from type, name and expansion.", nullable=False, unique=True),
-        Column("entity_type", _STR, "method, model, dataset, metric or task.", nullable=False, allowed=ENTITY_TYPES),
+        Column(
+            "entity_id", _STR, "Stable id derived from type, name and expansion.", nullable=False, unique=True
+        ),
+        Column(
+            "entity_type",
+            _STR,
+            "method, model, dataset, metric or task.",
+            nullable=False,
+            allowed=ENTITY_TYPES,
+        ),
         Column("name", _STR, "Canonical name.", nullable=False),
         Column("aliases", _STR_LIST, "Every surface form seen, sorted.", nullable=False),
         Column("expansion", _STR, "Long form of an acronym, NULL if none."),
@@ -218,7 +252,9 @@ ABBREVIATIONS = Table(
     (
         _paper_id_column(),
         Column("short", _STR, "The short form, e.g. 'LDP'.", nullable=False),
-        Column("long", _STR, "The long form it stands for, e.g. 'local differential privacy'.", nullable=False),
+        Column(
+            "long", _STR, "The long form it stands for, e.g. 'local differential privacy'.", nullable=False
+        ),
         _offset("start", "Start offset of the whole definition in abstract_clean."),
         _offset("end", "End offset of the whole definition in abstract_clean (exclusive)."),
     ),
@@ -230,7 +266,13 @@ LINKS = Table(
     "URLs written in an abstract.",
     (
         _paper_id_column(),
-        Column("url", _STR, "The URL as written, without trailing punctuation.", nullable=False),
+        Column(
+            "url",
+            _STR,
+            "The URL as written, without trailing punctuation; a URL broken by a space (a line break "
+            "in the source) is joined, so url equals abstract_clean[start:end] with whitespace removed.",
+            nullable=False,
+        ),
         Column(
             "kind",
             _STR,
@@ -255,7 +297,9 @@ RESULTS = Table(
         Column("unit", _STR, "'%', '×', 'x' or another unit; NULL for a bare score."),
         Column("metric", _STR, "The metric the number measures, NULL when the sentence does not say."),
         Column("dataset", _STR, "The dataset it was measured on, NULL when the sentence does not say."),
-        Column("compared_to", _STR, "The system(s) it is compared with, NULL when the sentence does not say."),
+        Column(
+            "compared_to", _STR, "The system(s) it is compared with, NULL when the sentence does not say."
+        ),
         _offset("start", "Start offset of the number in abstract_clean."),
         _offset("end", "End offset of the number in abstract_clean (exclusive)."),
         Column("sentence", _STR, "The sentence the number is in.", nullable=False),
@@ -268,10 +312,24 @@ REJECTS = Table(
     "Every piece of input that could not become a document, with the reason.",
     (
         Column("source_file", _STR, "Input file name relative to the seeds directory.", nullable=False),
-        Column("line_start", _INT, "First line of the rejected piece (1-based); 0 for a whole unreadable file.", nullable=False, min_value=0),
-        Column("line_end", _INT, "Last line of the rejected piece (1-based, inclusive).", nullable=False, min_value=0),
+        Column(
+            "line_start",
+            _INT,
+            "First line of the rejected piece (1-based); 0 for a whole unreadable file.",
+            nullable=False,
+            min_value=0,
+        ),
+        Column(
+            "line_end",
+            _INT,
+            "Last line of the rejected piece (1-based, inclusive).",
+            nullable=False,
+            min_value=0,
+        ),
         Column("reason", _STR, "A clear, specific sentence saying why it was rejected.", nullable=False),
-        Column("raw_text", _STR, "The rejected text as read (NULL when the file could not be decoded at all)."),
+        Column(
+            "raw_text", _STR, "The rejected text as read (NULL when the file could not be decoded at all)."
+        ),
     ),
 )
 
