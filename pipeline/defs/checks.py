@@ -1,13 +1,84 @@
 """Blocking checks: a failing check stops the publish step, so a published warehouse passed them all."""
 
+import pickle
+
 import dagster as dg
 import polars as pl
+from filelock import FileLock
 
 from pipeline.defs.metadata import markdown_preview
-from pipeline.defs.resources import WarehousePaths
+from pipeline.defs.resources import STAGING_DIR, WarehousePaths, read_staged
 from pipeline.lib.reconcile import reconcile
+from pipeline.lib.schema import TABLES, Table
+from pipeline.lib.validate import TableValidation, validate_table, write_reports
 
 EXAMPLES = 10
+REPORTS_DIR = "reports"
+VALIDATIONS_DIR = "validations"
+
+
+def _publish_report(paths: WarehousePaths, run_id: str, validation: TableValidation) -> dict:
+    """Stage this table's validation and re-render the run's report from every table checked so far.
+
+    Checks run in separate processes; the lock keeps their report writes from interleaving.
+    """
+    warehouse = paths.warehouse()
+    staged = warehouse / STAGING_DIR / VALIDATIONS_DIR
+    staged.mkdir(parents=True, exist_ok=True)
+    with FileLock(staged / ".lock"):
+        (staged / f"{validation.table}.pickle").write_bytes(pickle.dumps((run_id, validation)))
+        validations = []
+        for path in sorted(staged.glob("*.pickle")):
+            staged_run, staged_validation = pickle.loads(path.read_bytes())
+            if staged_run == run_id:
+                validations.append(staged_validation)
+        return write_reports(validations, warehouse / REPORTS_DIR)
+
+
+def _failure_table(validation: TableValidation) -> str:
+    rows = [
+        {"expectation": o.label(), "unexpected": o.unexpected_count, "examples": repr(o.unexpected_examples)}
+        for o in validation.failures()
+    ]
+    return markdown_preview(pl.DataFrame(rows), EXAMPLES) if rows else "all expectations passed"
+
+
+def schema_check(table: Table) -> dg.AssetChecksDefinition:
+    """A blocking Great Expectations check of one table, its suite derived from the schema module."""
+    related = sorted({key.table for key in table.foreign_keys} - {table.name})
+
+    @dg.asset_check(
+        asset=table.name,
+        name=f"{table.name}_matches_schema",
+        blocking=True,
+        additional_deps=related,
+        description=f"Great Expectations suite of {table.name} derived from the schema module: types, "
+        "keys, not-null columns, allowed values, ranges and references.",
+    )
+    def _check(context: dg.AssetCheckExecutionContext, paths: WarehousePaths) -> dg.AssetCheckResult:
+        # One function serves every table, so frames are read from staging rather than named parameters.
+        frame = read_staged(paths.warehouse(), table.name)
+        references = {name: read_staged(paths.warehouse(), name) for name in related}
+        validation = validate_table(table, frame, references)
+        reports = _publish_report(paths, context.run.run_id, validation)
+        failures = validation.failures()
+        return dg.AssetCheckResult(
+            passed=validation.success,
+            description=validation.summary_line(),
+            metadata={
+                "expectations": len(validation.outcomes),
+                "failed_expectations": len(failures),
+                "unexpected_rows": sum(f.unexpected_count for f in failures),
+                "failures": dg.MetadataValue.md(_failure_table(validation)),
+                "report": dg.MetadataValue.path(str(reports["html"])),
+                "report_json": dg.MetadataValue.path(str(reports["json"])),
+            },
+        )
+
+    return _check
+
+
+schema_checks = [schema_check(table) for table in TABLES.values()]
 
 
 @dg.asset_check(

@@ -24,6 +24,15 @@ class WarehousePaths(dg.ConfigurableResource):
         return config.warehouse_dir(self.warehouse_dir)
 
 
+def staged_path(warehouse_dir: Path, asset_key: dg.AssetKey) -> Path:
+    return warehouse_dir / STAGING_DIR / f"{'__'.join(asset_key.path)}.parquet"
+
+
+def read_staged(warehouse_dir: Path, asset_name: str) -> pl.DataFrame:
+    """The frame an upstream step staged, for checks that declare the dependency without loading it."""
+    return pl.read_parquet(staged_path(warehouse_dir, dg.AssetKey(asset_name)))
+
+
 class StagedFrameIOManager(dg.ConfigurableIOManager):
     """Stores each asset's polars frame as Parquet under `<warehouse>/.staging/`.
 
@@ -33,7 +42,7 @@ class StagedFrameIOManager(dg.ConfigurableIOManager):
     warehouse_dir: str | None = None
 
     def _path(self, asset_key: dg.AssetKey) -> Path:
-        return config.warehouse_dir(self.warehouse_dir) / STAGING_DIR / f"{'__'.join(asset_key.path)}.parquet"
+        return staged_path(config.warehouse_dir(self.warehouse_dir), asset_key)
 
     def handle_output(self, context: dg.OutputContext, obj: pl.DataFrame) -> None:
         path = self._path(context.asset_key)
