@@ -20,7 +20,7 @@ GROUP = "ingest"
             description="Input that could not become a document, each piece with a specific reason.",
             kinds={"python", "polars"},
         ),
-        "seed_files": dg.AssetOut(
+        "input_files": dg.AssetOut(
             description="One row per input file: checksum, encoding, line counts and repairs made.",
             kinds={"python", "polars"},
         ),
@@ -40,6 +40,6 @@ def parse_seed_files(context: dg.AssetExecutionContext, paths: WarehousePaths):
     yield dg.Output(parsed.rejects, "rejects", metadata=frame_metadata(parsed.rejects, "rejects"))
     yield dg.Output(
         parsed.files,
-        "seed_files",
+        "input_files",
         metadata=frame_metadata(parsed.files, seeds_dir=dg.MetadataValue.path(str(seeds_dir))),
     )

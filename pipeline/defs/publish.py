@@ -12,10 +12,10 @@ from pipeline.lib.schema import TABLES
 GROUP = "publish"
 
 
-def input_fingerprint(seed_files: pl.DataFrame) -> str:
+def input_fingerprint(input_files: pl.DataFrame) -> str:
     """A digest of every input file's name and content: equal inputs give equal fingerprints."""
     digest = hashlib.sha256()
-    for name, sha in seed_files.sort("source_file").select("source_file", "sha256").iter_rows():
+    for name, sha in input_files.sort("source_file").select("source_file", "sha256").iter_rows():
         digest.update(f"{name}\0{sha}\n".encode())
     return digest.hexdigest()
 
@@ -23,12 +23,11 @@ def input_fingerprint(seed_files: pl.DataFrame) -> str:
 @dg.asset(
     group_name=GROUP,
     kinds={"parquet", "duckdb"},
-    ins={name: dg.AssetIn() for name in (*TABLES, "seed_files")},
+    ins={name: dg.AssetIn() for name in TABLES},
 )
 def warehouse(context: dg.AssetExecutionContext, paths: WarehousePaths, **frames: pl.DataFrame):
     """Publish every table as zstd Parquet and into papers.duckdb, swapping the release in atomically."""
-    seed_files = frames.pop("seed_files")
-    release = publish(frames, paths.warehouse(), input_fingerprint=input_fingerprint(seed_files))
+    release = publish(frames, paths.warehouse(), input_fingerprint=input_fingerprint(frames["input_files"]))
     context.log.info(f"published build {release.build_id} to {release.warehouse_dir}")
     return dg.MaterializeResult(
         metadata={

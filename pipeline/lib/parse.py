@@ -14,7 +14,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline.lib.schema import REJECTS
+from pipeline.lib.schema import INPUT_FILES, REJECTS
 
 MIN_WORDS = 20
 MAX_WORDS = 2000
@@ -27,6 +27,15 @@ _HEADER_TAIL = re.compile(r"^[\s:,-]*(papers?|abstracts?|proceedings|accepted)?[
 BLANK_LINE = re.compile(r"^[\s\u200b\u200c\u200d\u2060\ufeff]*$")
 # C0 controls other than tab/newline/CR: a text file almost never has them, a binary file does.
 _BINARY_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
+
+# What the cleaner repairs in a paragraph; detected here so that each repair is recorded.
+_PARAGRAPH_REPAIRS = (
+    (re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]"), "control characters removed"),
+    (re.compile(r"[\u200b-\u200d\u2060\ufeff\u00ad]"), "zero-width characters removed"),
+    (re.compile(r"&(?:[a-zA-Z]{2,8}|#\d{2,6}|#x[0-9a-fA-F]{2,5});"), "HTML entities decoded"),
+)
+_UNESCAPED_DOLLAR = re.compile(r"(?<!\\)\$")
+_UNESCAPED_BRACE = re.compile(r"(?<!\\)[{}]")
 
 
 @dataclass(frozen=True)
@@ -105,12 +114,25 @@ def _paragraph_problem(text: str) -> str | None:
     return None
 
 
+def paragraph_repairs(raw: str) -> list[str]:
+    """What the cleaner will have to repair in this paragraph, as short phrases."""
+    found = [phrase for pattern, phrase in _PARAGRAPH_REPAIRS if pattern.search(raw)]
+    if len(_UNESCAPED_DOLLAR.findall(raw)) % 2:
+        found.append("unbalanced $ read as a literal dollar sign")
+    braces = _UNESCAPED_BRACE.findall(raw)
+    if braces.count("{") != braces.count("}"):
+        found.append("unbalanced LaTeX braces dropped")
+    return found
+
+
 def parse_text(name: str, text: str, *, sha256: str = "", encoding: str = "utf-8") -> ParsedFile:
     lines = LINE_BREAK.split(text)
     if lines and lines[-1] == "":
         lines.pop()
     nonblank = [i for i, line in enumerate(lines) if not BLANK_LINE.match(line)]
     parsed = ParsedFile(name, sha256, encoding, len(lines), len(nonblank), header=None)
+    if "\r" in text:
+        parsed.repairs.append("line endings were CRLF or CR; read as line breaks")
     if not nonblank:
         reason = "file is empty" if not lines else "file has only blank lines"
         parsed.rejects.append(_file_reject(name, reason, ""))
@@ -152,9 +174,11 @@ def parse_text(name: str, text: str, *, sha256: str = "", encoding: str = "utf-8
                 }
             )
             continue
+        document_id = f"{name}:{ordinal}"
+        parsed.repairs.extend(f"{document_id} (lines {start + 1}-{i}): {r}" for r in paragraph_repairs(raw))
         parsed.documents.append(
             {
-                "document_id": f"{name}:{ordinal}",
+                "document_id": document_id,
                 "source_file": name,
                 "ordinal": ordinal,
                 "line_start": start + 1,
@@ -214,18 +238,6 @@ DOCUMENT_SCHEMA = {
     "raw_text": pl.String,
 }
 
-FILE_SCHEMA = {
-    "source_file": pl.String,
-    "sha256": pl.String,
-    "encoding": pl.String,
-    "n_lines": pl.Int32,
-    "nonblank_lines": pl.Int32,
-    "header_line": pl.Int32,
-    "n_documents": pl.Int32,
-    "n_rejects": pl.Int32,
-    "repairs": pl.List(pl.String),
-}
-
 
 @dataclass(frozen=True)
 class ParsedSeeds:
@@ -245,6 +257,8 @@ def collect(parsed_files: list[ParsedFile]) -> ParsedSeeds:
             "n_lines": p.n_lines,
             "nonblank_lines": p.nonblank_lines,
             "header_line": p.header.line if p.header else None,
+            "venue": p.header.venue if p.header else None,
+            "year": p.header.year if p.header else None,
             "n_documents": len(p.documents),
             "n_rejects": len(p.rejects),
             "repairs": p.repairs,
@@ -258,7 +272,9 @@ def collect(parsed_files: list[ParsedFile]) -> ParsedSeeds:
         rejects=REJECTS.conform(pl.DataFrame(rejects, schema=REJECTS.polars_schema()))
         if rejects
         else REJECTS.empty_frame(),
-        files=pl.DataFrame(files, schema=FILE_SCHEMA) if files else pl.DataFrame(schema=FILE_SCHEMA),
+        files=INPUT_FILES.conform(pl.DataFrame(files, schema=INPUT_FILES.polars_schema()))
+        if files
+        else INPUT_FILES.empty_frame(),
     )
 
 

@@ -32,14 +32,14 @@ def _nonblank_lines(path: Path) -> np.ndarray | None:
 
 
 def reconcile(
-    seeds_dir: Path, documents: pl.DataFrame, rejects: pl.DataFrame, seed_files: pl.DataFrame
+    seeds_dir: Path, documents: pl.DataFrame, rejects: pl.DataFrame, input_files: pl.DataFrame
 ) -> pl.DataFrame:
     """Lines not accounted for exactly once, one row per line (empty when the accounting balances)."""
     spans = pl.concat(
         [
             documents.select("source_file", "line_start", "line_end"),
             rejects.filter(pl.col("line_start") > 0).select("source_file", "line_start", "line_end"),
-            seed_files.filter(pl.col("header_line").is_not_null()).select(
+            input_files.filter(pl.col("header_line").is_not_null()).select(
                 "source_file", line_start="header_line", line_end="header_line"
             ),
         ]

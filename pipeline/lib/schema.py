@@ -333,6 +333,53 @@ REJECTS = Table(
     ),
 )
 
+INPUT_FILES = Table(
+    "input_files",
+    "One row per input file: checksum, encoding, line counts, what it became and every repair made.",
+    (
+        Column(
+            "source_file",
+            _STR,
+            "Input file name relative to the seeds directory.",
+            nullable=False,
+            unique=True,
+        ),
+        Column("sha256", _STR, "SHA-256 of the file's bytes (empty when it could not be read)."),
+        Column("encoding", _STR, "How the bytes were decoded: utf-8, utf-16, cp1252, latin-1, or binary."),
+        Column("n_lines", _INT, "Lines in the file.", nullable=False, min_value=0),
+        Column(
+            "nonblank_lines", _INT, "Lines with something other than whitespace.", nullable=False, min_value=0
+        ),
+        Column(
+            "header_line",
+            _INT,
+            "Line of the 'VENUE YEAR Papers' header, NULL when the file has none.",
+            min_value=1,
+        ),
+        Column("venue", _STR, "Venue from the header, NULL when the file has none."),
+        Column(
+            "year", _INT, "Year from the header, NULL when the file has none.", min_value=1900, max_value=2100
+        ),
+        Column(
+            "n_documents",
+            _INT,
+            "Abstracts taken from the file (rows in documents).",
+            nullable=False,
+            min_value=0,
+        ),
+        Column("n_rejects", _INT, "Pieces of the file in rejects.", nullable=False, min_value=0),
+        Column(
+            "repairs",
+            _STR_LIST,
+            "Every repair made while reading the file (encoding, byte order mark, missing header, control "
+            "or zero-width characters, HTML entities, unbalanced LaTeX), naming the document it touched.",
+            nullable=False,
+        ),
+    ),
+    primary_key=("source_file",),
+)
+
 TABLES: dict[str, Table] = {
-    t.name: t for t in (DOCUMENTS, PAPERS, MENTIONS, ENTITIES, ABBREVIATIONS, LINKS, RESULTS, REJECTS)
+    t.name: t
+    for t in (DOCUMENTS, PAPERS, MENTIONS, ENTITIES, ABBREVIATIONS, LINKS, RESULTS, REJECTS, INPUT_FILES)
 }
