@@ -6,6 +6,7 @@ import dagster as dg
 import polars as pl
 
 from pipeline.defs.resources import WarehousePaths
+from pipeline.lib.overview import write_overview
 from pipeline.lib.publish import publish
 from pipeline.lib.schema import TABLES
 
@@ -28,12 +29,16 @@ def input_fingerprint(input_files: pl.DataFrame) -> str:
 def warehouse(context: dg.AssetExecutionContext, paths: WarehousePaths, **frames: pl.DataFrame):
     """Publish every table as zstd Parquet and into papers.duckdb, swapping the release in atomically."""
     release = publish(frames, paths.warehouse(), input_fingerprint=input_fingerprint(frames["input_files"]))
+    overview = write_overview(release.warehouse_dir)
+    validation_report = release.warehouse_dir / "reports" / "validation.html"
     context.log.info(f"published build {release.build_id} to {release.warehouse_dir}")
     return dg.MaterializeResult(
         metadata={
             "build_id": release.build_id,
             "database": dg.MetadataValue.path(str(release.database)),
             "parquet_dir": dg.MetadataValue.path(str(release.warehouse_dir / "parquet")),
+            "overview": dg.MetadataValue.path(str(overview)),
+            "validation_report": dg.MetadataValue.path(str(validation_report)),
             "row_counts": dg.MetadataValue.json(release.row_counts),
             **{f"rows/{name}": count for name, count in release.row_counts.items()},
         }

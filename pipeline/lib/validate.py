@@ -570,7 +570,8 @@ def _render_html(summary: dict) -> str:
 <h1>{_esc(summary["title"])} {_badge(summary["success"])}</h1>
 <p class="meta">Built {_esc(summary["built_at"])} with Great Expectations
 {_esc(summary["great_expectations_version"])}. Every expectation is derived from the table schemas.</p>
-<table><thead><tr><th>table</th><th>status</th><th>rows</th><th>expectations</th><th>failed</th></tr>
+<table><thead><tr><th>table</th><th>status</th><th class='num'>rows</th><th class='num'>expectations</th>
+<th class='num'>failed</th></tr>
 </thead><tbody>{overview_rows}</tbody></table>
 {sections}
 </body></html>
