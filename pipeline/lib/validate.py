@@ -544,7 +544,7 @@ h1 { font-size: 1.6rem; margin-bottom: .2rem; } h2 { font-size: 1.2rem; margin-t
 table { border-collapse: collapse; width: 100%; margin-top: .6rem; }
 th, td { text-align: left; vertical-align: top; padding: .35rem .6rem; border-bottom: 1px solid #d1d9e0; }
 th { background: #f6f8fa; font-weight: 600; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 code { font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; word-break: break-word; }
 .badge { display: inline-block; padding: .05rem .55rem; border-radius: 1rem; font-weight: 600;
          font-size: .85rem; }
