@@ -1,0 +1,984 @@
+"""Named entities of one abstract: methods, models, datasets and metrics, with their role.
+
+Candidates come from five sources:
+
+1. abbreviation definitions: the long form and its acronym are one entity, typed by the head
+   word of the long form; topic acronyms (LLM, RL, KV) stay abbreviations only;
+2. the curated lexicons, found by one Aho–Corasick pass that also reports the cue words;
+3. name-shaped tokens: inner capitals, digits in words (``Qwen3-8B``, ``MixKV``, ``SR-CACO-2``);
+4. context: "the X dataset", "a semantic IoU of 82.4", version numbers after a model name;
+5. the Title-Case names a proposal clause introduces ("We introduce Expert Merging, ...").
+
+Every occurrence of every surface form then becomes a mention, overlaps resolved longest first,
+so ``text == abstract[start:end]`` holds by construction. The few full-text passes are compiled
+patterns and the automaton; the Python loops run over their (few) matches, not over the words.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from pipeline.lib.extract import proposed as cue
+from pipeline.lib.extract.abbreviations import Abbreviation, find_abbreviations
+from pipeline.lib.extract.heads import (
+    DATASET_HEADS,
+    FUNCTION_WORDS,
+    INTRO_FILLERS,
+    METHOD_HEADS,
+    METRIC_HEADS,
+    TOPIC_HEADS,
+    WEAK_METHOD_HEADS,
+    WEAK_METRIC_HEADS,
+)
+from pipeline.lib.extract.lexicons import Hit, Lexicon, load_lexicon, match_key, on_word_boundaries
+
+
+class Mention(NamedTuple):
+    start: int
+    end: int
+    text: str
+    name: str
+    entity_type: str
+    role: str
+    expansion: str | None
+
+
+class PaperEntities(NamedTuple):
+    mentions: list[Mention]
+    abbreviations: list[Abbreviation]
+
+
+@dataclass
+class _Entity:
+    name: str
+    entity_type: str
+    expansion: str | None
+    known: bool  # named in a lexicon: somebody else's, never the paper's own
+    forms: set[str] = field(default_factory=set)
+    spans: set[tuple[int, int]] = field(default_factory=set)
+    proposed: bool = False
+
+
+# Every word holding a capital; the Python loop then keeps those shaped like names.
+_CAPITAL_WORD = re.compile(r"[A-Z][\w.'’+-]*")
+_WORD_CHARS = re.compile(r"[\w+-]")
+# 'Weisfeiler-Leman', 'Human-Object': capitalised words joined by hyphens are names of people or
+# phrases in title case, not coined names; the lexicon knows the ones that are methods.
+_CAPITALISED_COMPOUND = re.compile(r"[A-Z][a-z]+(?:[-–][A-Z][a-z]+)+")
+# 'a Unified LAbel REfinement Framework': words capitalised to spell out an acronym.
+_ON_BEFORE = re.compile(
+    r"\b(?:on|across|over)(?: the| both| several| multiple| \w+ of)?"
+    r"(?: [\w.+-]*[A-Z0-9][\w.+-]*,?(?: and)?)* $"
+)
+_EVALUATION_WORDS = re.compile(
+    r"\b(?:experiments?|evaluat\w*|results?|performance|accuracy|state-of-the-art|outperform\w*|achiev\w*|"
+    r"tested|benchmarks?|datasets?|scores?|surpass\w*|improv\w*)\b"
+)
+# 'type-II', 'phase-IV': a word numbered with a Roman numeral.
+_NUMBERED_WORD = re.compile(r"[a-z]+-[IVX]+")
+_GROUP_ARGUMENT = re.compile(r"\(\s*(?:\d|[a-zA-Z]\s*\))")
+_SPELLED_INITIALS = re.compile(r"[A-Z]{2,4}[a-z]{3,}|[a-z]+[A-Z][a-z]+(?:-[A-Z][a-z]+)*|[a-z]{4,}[A-Z]")
+# 'video-QA', 'neuroAI', 'av-LLM': a lower-case word fused with a field acronym.
+_FUSED_ACRONYM = re.compile(r"([a-z]+)-?([A-Z]{2,5})s?")
+URL = re.compile(r"(?:https?://|www\.)\S+")
+# Math rendered to Unicode: subscripts, Greek letters, letter-like symbols (nε_BC, ℓ2).
+_MATHY = re.compile(r"[_\u0370-\u03ff\u1d00-\u1dbf\u2070-\u209f\u2100-\u214f]")
+_UNIT = re.compile(r"(?i)\d+(?:\.\d+)?(?:[kmbt]|bn|x|×|d|st|nd|rd|th|gb|mb|tb|ms|s|h|hz|bit|bits|-bit|%)?")
+_ROMAN = re.compile(r"[IVX]{1,4}s?")
+_SIZE_TAG = re.compile(
+    r"(?:^|[-_ ])(?:\d+(?:\.\d+)?[BM]|\d+B\d*[A-Z]?\d*T?|XL|XXL|Large|Base|Small|Tiny|Huge|Mini|"
+    r"Instruct|Chat)$"
+    r"|\d+(?:\.\d+)?[BM]-"
+)
+_DATASET_SHAPE = re.compile(
+    r"(?:Bench|bench|QA|Eval|Set|Gym|Arena|World|Suite|Corpus|Data)(?:[-_ ]?(?:\d[\w.]*|v\d+|[A-Z]{1,3}))?$"
+)
+_METRIC_SHAPE = re.compile(r"(?:FID|IoU|AUC|AUROC|BLEU|ROUGE|PSNR|SSIM|mAP|ECE|NDCG|F1)$|^pass@")
+_MODEL_SIZE_WORDS = frozenset(
+    ["base", "large", "small", "tiny", "mini", "medium", "huge", "instruct", "chat", "xl"]
+)
+_LOWER_PREFIXES = frozenset(
+    [
+        "non",
+        "multi",
+        "semi",
+        "pre",
+        "post",
+        "anti",
+        "sub",
+        "super",
+        "cross",
+        "self",
+        "co",
+        "inter",
+        "intra",
+        "over",
+        "under",
+        "re",
+        "de",
+        "un",
+        "meta",
+        "hyper",
+        "ultra",
+        "micro",
+        "quasi",
+        "pseudo",
+        "near",
+        "low",
+        "high",
+        "full",
+        "half",
+        "single",
+        "dual",
+        "bi",
+        "tri",
+        "uni",
+        "all",
+        "zero",
+        "few",
+    ]
+)
+# 'on Atari games', 'ListOps tasks': a name before these is a benchmark.
+_BENCHMARK_FOLLOWERS = frozenset(
+    ["task", "tasks", "games", "environments", "environment", "splits", "split", "subset"]
+)
+# 'on X and four real datasets', 'X, Y and Z benchmarks'.
+_LISTED_DATASETS = re.compile(r"(?:,? (?:and |or )?(?:the )?[\w-]+){0,6}? (?:datasets|benchmarks|corpora)\b")
+_TRAILING_VERSION = re.compile(r"(?<= )\d+(?:\.\d+)?$")
+_OTHER_VERSION = re.compile(r"/(\d+(?:\.\d+)?)(?![\w.%])")
+_VERSION = re.compile(r" (\d+(?:\.\d+)?)(?:/(\d+(?:\.\d+)?))?(?![\w.%])")
+# The name before a dataset head word, read backwards: 'the LVIS', 'on the Open Graph'.
+_NAME_WORD = r"(?:[\w+'’-]|\.(?=\w))*"
+_NAME_BEFORE = re.compile(
+    rf"((?:[A-Z]{_NAME_WORD}|[\w+-]*[a-zA-Z][\w+-]*(?:[a-zA-Z]\d|\d[a-zA-Z]){_NAME_WORD})"
+    rf"(?: [A-Z0-9]{_NAME_WORD}){{0,3}}) $"
+)
+# A measured quantity and its value: 'achieving a semantic IoU of 82.4'.
+_OF_VALUE = re.compile(r" of (?=[-+−]?\d|𝒪|O\(|up to \d|over \d)")
+_QUANTITY_BEFORE = re.compile(r"\b(?:an?|the|higher|lower|best|average|mean) ((?:[\w-]+ ){0,2}[\w-]+)$")
+# 'benchmarks such as Infoseek and OK-VQA', 'baselines (e.g., PPO, SAC)': a list of examples after
+# a kind noun names things of that kind.
+_PLAIN_CAPITALISED = re.compile(r"[A-Z][^\WA-Z0-9_]*(?:[-'’.][^\WA-Z0-9_]*)*")
+_AFTER_EXAMPLE_CUE = re.compile(r"[.,:]*\s+")
+_KIND_BEFORE = re.compile(
+    r"\b(datasets?|benchmarks?|tasks|environments|suites|corpora|models|LLMs|VLMs|MLLMs|architectures|backbones|"
+    r"methods|baselines|algorithms|approaches|techniques|optimizers|metrics|measures)\)?,?\s*\(?$"
+)
+_KIND_TYPES = {
+    **dict.fromkeys(["dataset", "benchmark", "task", "environment", "suite", "corpora"], "dataset"),
+    **dict.fromkeys(["model", "llm", "vlm", "mllm", "architecture", "backbone"], "model"),
+    **dict.fromkeys(["method", "baseline", "algorithm", "approache", "technique", "optimizer"], "method"),
+    **dict.fromkeys(["metric", "measure"], "metric"),
+}
+_LIST_WORD = r"(?:[\w+'’-]|\.(?=\w))*"
+_LIST_ITEM = re.compile(
+    rf"(?:[A-Z0-9]{_LIST_WORD}|[a-z]+[A-Z]{_LIST_WORD})"
+    rf"(?: (?!(?:Our|We|The|This|In)\b)[A-Z0-9]{_LIST_WORD}){{0,3}}"
+)
+_PRECISION_RECALL = re.compile(r"\b([Pp]recision)(?:,| and| or| vs\.?|/| versus) (?:\w+ )?([Rr]ecall)\b")
+_RATE_HEADS = frozenset(["rate", "rates", "score", "scores"])
+_LOWER_WORD_NEXT = re.compile(r" (?!(?:and|or|as|in|on|for|with|to|at|by|are|is|have|has)\b)[a-z]")
+# What makes a rate a measured quantity rather than a speed of convergence: 'a win rate of 72%'.
+_RATE_KINDS = frozenset(
+    [
+        *("win", "success", "error", "failure", "acceptance", "hit", "miss", "detection", "positive"),
+        *("negative", "discovery", "pass", "solve", "resolve", "refusal", "hallucination", "compression"),
+        *("click-through", "recognition", "classification"),
+    ]
+)
+_METRIC_FILLERS = frozenset(
+    [
+        "average",
+        "mean",
+        "overall",
+        "final",
+        "high",
+        "higher",
+        "low",
+        "lower",
+        "best",
+        "improved",
+        "better",
+        "strong",
+        "state-of-the-art",
+    ]
+)
+_TITLE_RUN = re.compile(
+    r"[A-Z][\w'’+-]*(?:\+\+|\+)?"
+    r"(?:(?: (?:of|for|with|and|via|on|in|to|from|under|the))? [A-Z][\w'’+-]*(?:\+\+|\+)?"
+    r"| \d+(?:\.\d+)?(?![\w.%]))*"
+)
+_NEXT_WORD = re.compile(r"\s*([\w-]+)")
+# 'We introduce self-guidance, a method that ...': a lower-case name the apposition defines.
+_LOWER_NAME = re.compile(
+    r"[a-z][\w-]*(?: [a-z][\w-]*){0,2}(?=, (?:a|an) (?:[\w-]+ ){0,4}?(?:method|framework|approach|technique|"
+    r"algorithm|benchmark|dataset|model|architecture|procedure|strategy|metric|system|tool|toolkit|library|"
+    r"agent|pipeline|module|mechanism|suite|environment|platform)s?\b)"
+)
+_LIST_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)")
+_VARIANT_SUFFIX = re.compile(
+    r"(?:\+\+|\+|-[A-Z0-9][\w.]*|-(?:v\d+|large|base|small|tiny|mini|lite|pro|plus))(?![\w+])"
+)
+_KIND_GROUPS = (
+    r"(?:(benchmark|dataset|corpus|suite|testbed|leaderboard|collection)|(metric|measure|score)|"
+    r"(method|framework|model|algorithm|approach|module|architecture|system|network|technique|mechanism|"
+    r"pipeline|strategy|optimizer|tokenizer|agent|policy))s?\b"
+)
+# 'X, a benchmark with ...', 'X, the first large-scale corpus': the kind an apposition gives.
+_APPOSITIVE_KIND = re.compile(r",? (?:a|an|the) (?:[\w-]+ ){0,4}?" + _KIND_GROUPS)
+_KIND_NOUN = re.compile(r"\b" + _KIND_GROUPS)
+# Where the head of a long form ends: 'fitted Q-iteration | with log-loss'.
+_HEAD_CUT = re.compile(r" (?:of|from|for|with|via|using|based|under) ")
+_OF_COMPOUND = re.compile(r"-(of|for|to|in|on|and|the)-")
+_PREFERENCE_OPTIMISATION = re.compile(r"(?i)(?:policy|preference) (?:optimi[sz]ation|alignment)$")
+# Coined names mix cases inside a word: TensorAR, MixKV, eNeRgy.
+_COINED = re.compile(r"[a-z][A-Z]|[A-Z][a-z]+[A-Z]")
+_VOICE = re.compile(r"\b(?:[Ww]e|[Oo]ur|this (?:work|paper))\b")
+_PRECEDING_TITLE_WORD = re.compile(r"(?<![.!?:] )\b[A-Z][a-z]+ $")
+_SENTENCE_OPENING = re.compile(r"(?:[.!?:]\s+|\n)[\"“(*]?$")
+
+
+def _strip_token(text: str, start: int, end: int) -> tuple[int, int]:
+    """Trim possessives, trailing punctuation, lower-case suffix words and generic lower-case
+    prefixes from a token: ``LoRA-based`` -> ``LoRA``, ``GPT-4o's`` -> ``GPT-4o``, ``non-IID`` -> ``IID``."""
+    while end > start and text[end - 1] in ".'’/-":
+        end -= 1
+    token = text[start:end]
+    for suffix in ("'s", "’s"):
+        if token.endswith(suffix):
+            end -= 2
+            token = token[:-2]
+            break
+    parts = token.split("-")
+    while (
+        len(parts) > 1 and parts[-1].isalpha() and parts[-1].islower() and parts[-1] not in _MODEL_SIZE_WORDS
+    ):
+        end -= len(parts[-1]) + 1
+        parts.pop()
+    if len(parts) > 1 and parts[0] in _LOWER_PREFIXES:
+        start += len(parts[0]) + 1
+    return start, end
+
+
+def _plain_capitalised(word: str) -> bool:
+    """'Bellman', 'Experiments': a capital, then only lower case and no digit."""
+    return _PLAIN_CAPITALISED.fullmatch(word) is not None
+
+
+def _is_name_shape(token: str) -> bool:
+    if len(token) < 2 or not token[0].isalnum() or _plain_capitalised(token) or _UNIT.fullmatch(token):
+        return False
+    if _ROMAN.fullmatch(token):
+        return False
+    letters = sum(c.isalpha() for c in token)
+    uppers = sum(c.isupper() for c in token)
+    if letters < 2 or uppers == 0 or (len(token) == 2 and not token.isupper()):
+        return False  # 'mT', 'kB': units and symbols
+    if uppers >= 2:
+        return True
+    if token[0].isupper():
+        # One capital: only a versioned word is a name (Qwen3, Phi-3), not "Bellman" or "Z-axis".
+        return any(c.isdigit() for c in token) and token[1:2].isalpha()
+    return _NUMBERED_WORD.fullmatch(token) is None  # video-SALMONN, iPhone; not 'type-II'
+
+
+def _head(phrase: str) -> str:
+    words = _OF_COMPOUND.sub(r" \1 ", phrase.replace("–", "-")).split()
+    for k, word in enumerate(words):
+        if k > 0 and word.lower() in ("of", "from", "for", "with", "via", "using", "based", "under"):
+            words = words[:k]
+            break
+    return words[-1].lower() if words else ""
+
+
+def long_form_type(long: str, lexicon: Lexicon | None = None) -> str | None:
+    """The entity type a long form names, or None for a topic or a generic phrase:
+    'Sparse Neural Compression' -> method, 'signal-to-noise ratio' -> metric,
+    'continual learning' -> None. A long form ending in a lexicon name takes its type
+    ('Replica exchange stochastic gradient Langevin dynamics')."""
+    if lexicon is not None:
+        head_part = _HEAD_CUT.split(long, maxsplit=1)[0]
+        hits, _ = lexicon.find(head_part)
+        if (
+            hits
+            and hits[-1].end >= len(head_part) - 1
+            and " " in head_part[hits[-1].start :].replace("-", " ")
+        ):
+            return (
+                hits[-1].entry.kind
+                if hits[-1].entry.kind in ("method", "model", "dataset", "metric")
+                else None
+            )
+    head = _head(long)
+    last_part = head.split("-")[-1]
+    if head in DATASET_HEADS:
+        return "dataset"
+    if head in METRIC_HEADS or last_part in METRIC_HEADS:
+        return "metric"
+    if _PREFERENCE_OPTIMISATION.search(long):
+        return "method"
+    long = _OF_COMPOUND.sub(r" \1 ", long)  # 'Mixture-of-Prompts' reads as 'Mixture of Prompts'
+    if head in TOPIC_HEADS or last_part in TOPIC_HEADS:
+        return None
+    words = long.split()
+    titled = len(words) >= 2 and all(w[0].isupper() for w in words if w.lower() not in FUNCTION_WORDS)
+    if head in WEAK_METHOD_HEADS or last_part in WEAK_METHOD_HEADS:
+        return "method" if titled else None  # 'Generalized Advantage Estimation', not 'depth estimation'
+    if head in METHOD_HEADS or last_part in METHOD_HEADS:
+        return "method"
+    singular = head[:-1] if head.endswith("s") and not head.endswith("ss") else None
+    if singular in METHOD_HEADS or singular == "expert":
+        # A plural names a class ('graph neural networks'), except for a named mixture or ensemble.
+        return None if singular in ("model", "network", "system", "method", "algorithm") else "method"
+    return "method" if titled and singular is None else None
+
+
+# What may follow a model family name in a released model's name: versions, sizes, variants.
+_RELEASE_SUFFIX = re.compile(
+    r"(?:[-_ .]?(?:\d+(?:\.\d+)*[BMKbmk]?|[a-z]|v\d+|[A-Z]\d*|VL|Vision|Instruct|Chat|Base|Large|XL|Small|"
+    r"Mini|mini|"
+    r"Turbo|Pro|Plus|Max|Ultra|Flash|Coder|Math|Med|Code|Preview|preview|Omni|Sonnet|Opus|Haiku|Lite|Nano|"
+    r"Distill|Qwen|Llama|[LBHS]/\d+))*"
+)
+
+
+def _is_released_model(lexicon: Lexicon, token: str) -> bool:
+    """'Qwen3-8B' and 'GPT-4o-mini' are somebody's released models; 'CLIP4HOI' is a new name."""
+    family = lexicon.model_family.match(token)
+    return family is not None and _RELEASE_SUFFIX.fullmatch(token, family.end()) is not None
+
+
+def _shape_type(token: str, lexicon: Lexicon, following: str) -> str:
+    if lexicon.is_model_family(token) or _SIZE_TAG.search(token):
+        return "model"
+    if _METRIC_SHAPE.search(token):
+        return "metric"
+    if _DATASET_SHAPE.search(token) and not token.isupper():
+        return "dataset"
+    word = _NEXT_WORD.match(following)
+    next_word = word.group(1).lower() if word else ""
+    if next_word in DATASET_HEADS or next_word in _BENCHMARK_FOLLOWERS or _LISTED_DATASETS.match(following):
+        return "dataset"
+    if word is not None and next_word.isalpha():
+        second = _NEXT_WORD.match(following, word.end())
+        if second is not None and second.group(1).lower() in DATASET_HEADS:
+            return "dataset"  # 'the StoryCloze textual benchmark'
+
+    if next_word in ("score", "metric", "metrics"):
+        return "metric"
+    kind = _APPOSITIVE_KIND.match(following) if following.startswith(",") else None
+    if kind is not None:
+        return "dataset" if kind.group(1) else "metric" if kind.group(2) else "method"
+    return "method"
+
+
+class _Paper:
+    """The working state for one abstract."""
+
+    def __init__(self, text: str, lexicon: Lexicon) -> None:
+        self.text = text
+        self.lexicon = lexicon
+        self.entities: dict[str, _Entity] = {}
+        self.topic_forms: set[str] = set()
+        self.covered: set[tuple[int, int]] = set()
+        self.forms: set[str] = set()
+        self.form_keys: dict[str, str] = {}  # key of every surface form -> its entity's key
+        self.long_forms: list[tuple[int, int]] = []  # spans of the long forms the abstract defines
+        self.blocked: list[tuple[int, int]] = [m.span() for m in URL.finditer(text)] if "://" in text else []
+
+    def key(self, name: str) -> str:
+        return match_key(name).replace(" ", "").rstrip("s")
+
+    def add(
+        self,
+        name: str,
+        entity_type: str,
+        span: tuple[int, int],
+        *,
+        expansion: str | None = None,
+        known: bool = False,
+        forms: tuple[str, ...] = (),
+    ) -> _Entity | None:
+        if any(s <= span[0] < e for s, e in self.blocked):
+            return None
+        key = self.key(name)
+        entity = self.entities.get(key)
+        if entity is None and self.form_keys.get(key) in self.entities:  # a long form written on its own
+            key = self.form_keys[key]
+            entity = self.entities[key]
+        if entity is None:
+            entity = self.entities[key] = _Entity(name, entity_type, expansion, known)
+        elif expansion and not entity.expansion:
+            entity.expansion = expansion
+        entity.known = entity.known or known
+        entity.forms.add(self.text[span[0] : span[1]])
+        entity.forms.update(forms)
+        self.forms.update(entity.forms)
+        for form in entity.forms:
+            self.form_keys.setdefault(self.key(form), key)
+        entity.spans.add(span)
+        self.covered.add(span)
+        return entity
+
+    def absorb(self, spans: list[tuple[int, int]]) -> bool:
+        """Give up the shape-only entities written inside a longer introduced name; False (and
+        nothing changes) when a span belongs to a defined or lexicon entity."""
+        owners = {key: e for key, e in self.entities.items() if e.spans & set(spans)}
+        if any(e.known or e.expansion for e in owners.values()):
+            return False
+        for key, entity in owners.items():
+            entity.spans -= set(spans)
+            if not entity.spans:
+                del self.entities[key]
+        self.covered -= set(spans)
+        return True
+
+    def is_topic(self, form: str) -> bool:
+        return form in self.topic_forms or form.rstrip("s") in self.topic_forms
+
+
+def _add_abbreviations(paper: _Paper, abbreviations: list[Abbreviation], cues: cue.Cues) -> None:
+    lexicon, text = paper.lexicon, paper.text
+    paper.long_forms = [(a.long_start, a.long_end) for a in abbreviations]
+    for a in abbreviations:
+        entry = lexicon.lookup(a.short)
+        if entry is not None and entry.expansion and match_key(entry.expansion) != match_key(a.long):
+            entry = None  # the paper defines the acronym otherwise: 'DMC (Dynamic Memory Compression)'
+        entry = entry or lexicon.lookup(a.long)
+        spans = ((a.short_start, a.short_end), (a.long_start, a.long_end))
+        forms = (a.short, a.long)
+        if entry is not None and entry.kind == "non_entity":
+            continue
+        if entry is not None and entry.kind == "topic":
+            paper.topic_forms.update((a.short, a.short.rstrip("s"), a.long))
+            continue
+        if entry is not None:
+            # The lexicon knows this one: its name and expansion, not this paper's spelling of them.
+            for span in spans:
+                paper.add(entry.name, entry.kind, span, expansion=entry.expansion, known=True, forms=forms)
+            continue
+        entity_type = long_form_type(a.long, lexicon)
+        window_start = next((s for s, e in cues.windows if s <= a.long_start < e), None)
+        apposed = text[max(0, a.start - 2) : a.start] == ", "  # 'a ... model, VQ-MTM (...)'
+        introduced = cue.after_naming_slot(cues, text, a.long_start) or (
+            window_start is not None
+            and (entity_type is not None or apposed or _object_of_verb(text, window_start, a.start))
+        )
+        if entity_type is None and not introduced:
+            paper.topic_forms.update((a.short, a.short.rstrip("s"), a.long))
+            continue
+        if (
+            window_start is not None
+            and _introduced_type(text, window_start, a.long_start, a.end) == "dataset"
+        ):
+            entity_type = "dataset"
+        name = a.short[:-1] if a.short.endswith("s") and a.short[:-1].isupper() else a.short
+        for span in spans:
+            paper.add(name, entity_type or "method", span, expansion=a.long, forms=forms)
+
+
+def _object_of_verb(text: str, verb_end: int, start: int) -> bool:
+    """Does the name at start follow the proposal verb with only fillers between ('we propose a
+    novel X'), rather than sit in a later phrase ('methods for Stochastic Convex Optimization')?"""
+    words = text[verb_end:start].split()
+    return len(words) <= 4 and all(w.lower().strip(",:") in INTRO_FILLERS for w in words)
+
+
+def _add_lexicon_hits(paper: _Paper, hits: list[Hit]) -> None:
+    text = paper.text
+    for hit in hits:
+        form = text[hit.start : hit.end]
+        kind = hit.entry.kind
+        if kind == "topic":
+            paper.topic_forms.add(form)
+            continue
+        if kind == "non_entity" or paper.is_topic(form):
+            continue
+        if (
+            " " in form
+            and form[0].isupper()
+            and _PRECEDING_TITLE_WORD.search(text, max(0, hit.start - 20), hit.start)
+        ):
+            continue  # 'Normalized Stochastic Gradient Descent': part of a longer name
+        paper.add(hit.entry.name, kind, (hit.start, hit.end), expansion=hit.entry.expansion, known=True)
+
+
+def _add_shape_tokens(paper: _Paper) -> None:
+    text, lexicon = paper.text, paper.lexicon
+    previous_end = -1
+    for m in _CAPITAL_WORD.finditer(text):
+        start, end = m.span()
+        if start < previous_end:
+            continue
+        while start > 0 and _WORD_CHARS.match(text, start - 1):
+            start -= 1  # the word began in lower case: video-SALMONN, eNeRgy-GPT
+        previous_end = end
+        if text.startswith(("http", "www."), start) or (m.start() == start and _plain_capitalised(m.group())):
+            continue
+        if start > 1 and text[start - 1] == "/" and text[start - 2].islower():
+            continue  # a path: 'examples/ThoughtRollback'
+        if _GROUP_ARGUMENT.match(text, end):
+            continue  # a group or a function: 'SE(3)', 'SO(n)'
+        start, end = _strip_token(text, start, end)
+        token = text[start:end]
+        joined = token.find("-")
+        if 0 < joined < m.start() - start + 1 and token[:joined].isalpha() and token[:joined].islower():
+            rest = token[joined + 1 :]
+            if lexicon.lookup(rest) is not None or lexicon.is_model_family(rest):
+                start += joined + 1  # 'base models-Llama 3': a dash, not a compound
+                token = rest
+        if (start, end) in paper.covered or token in paper.forms:
+            continue  # already a form of an entity: the acronym of a defined long form
+        inside_long_form = any(s <= start and end <= e and e - s > end - start for s, e in paper.long_forms)
+        if inside_long_form and lexicon.lookup(token) is None:
+            continue  # 'Thompson ActIve Learning algORithm selection': capitals spelling an acronym
+        if not _is_name_shape(token) or paper.is_topic(token) or _MATHY.search(token):
+            continue
+        entry = lexicon.lookup(token)
+        if entry is None and (_CAPITALISED_COMPOUND.fullmatch(token) or _SPELLED_INITIALS.fullmatch(token)):
+            continue
+        if entry is None and _fused_with_topic(paper, token):
+            continue
+        if entry is not None:
+            if entry.kind not in ("topic", "non_entity"):
+                paper.add(entry.name, entry.kind, (start, end), expansion=entry.expansion, known=True)
+            continue
+        name = token
+        if token.endswith("s") and token[:-1].isupper() and len(token) > 2:
+            name = token[:-1]  # an acronym's plural: 'SAEs'
+            stem_entry = lexicon.lookup(name)
+            if paper.is_topic(name) or (
+                stem_entry is not None and stem_entry.kind in ("topic", "non_entity")
+            ):
+                continue
+        following = text[end : end + 80].split(".")[0]
+        word = _NEXT_WORD.match(following)
+        if token.isupper() and word is not None and word.group(1) in TOPIC_HEADS:
+            continue  # a field acronym as a modifier: 'PAC learning', 'HOI detection'
+        entity_type = _shape_type(token, lexicon, following)
+        if entity_type == "method" and _evaluated_on(text, start):
+            entity_type = "dataset"
+        paper.add(name, entity_type, (start, end), known=_is_released_model(lexicon, token))
+
+
+def _evaluated_on(text: str, start: int) -> bool:
+    """'state-of-the-art results on CodeContests': a name after 'on' in a sentence about
+    evaluation is a benchmark."""
+    if _ON_BEFORE.search(text, max(0, start - 40), start) is None:
+        return False
+    return _EVALUATION_WORDS.search(text, max(0, start - 160), start) is not None
+
+
+def _fused_with_topic(paper: _Paper, token: str) -> bool:
+    """'video-QA', 'neuroAI', 'LLM-Generated': a field acronym fused with ordinary words."""
+    fused = _FUSED_ACRONYM.fullmatch(token)
+    parts = [fused.group(1), fused.group(2)] if fused else token.split("-")
+    if len(parts) < 2:
+        return False
+    topical = False
+    for part in parts:
+        stem = part[:-1] if part.endswith("s") and part[:-1].isupper() else part
+        entry = paper.lexicon.lookup(stem) if stem.isupper() else None
+        if stem.isupper() and (paper.is_topic(stem) or (entry is not None and entry.kind == "topic")):
+            topical = True
+        elif not (part.isalpha() and (part.islower() or _plain_capitalised(part))):
+            return False
+    return topical
+
+
+def _add_versions(paper: _Paper) -> None:
+    """'AlphaFold 2/3' names two models; 'SAM 2' is not 'SAM'."""
+    text = paper.text
+    for entity in list(paper.entities.values()):
+        if entity.entity_type not in ("model", "method"):
+            continue
+        for start, end in list(entity.spans):
+            base = text[start:end]
+            versioned = _TRAILING_VERSION.search(base)
+            sibling = _OTHER_VERSION.match(text, end)
+            if versioned and sibling:  # 'AlphaFold 2' written as 'AlphaFold 2/3'
+                stem = base[: versioned.start()]
+                paper.add(f"{stem}{sibling.group(1)}", "model", (start, sibling.end()), known=entity.known)
+                continue
+            m = _VERSION.match(text, end)
+            if m is None or " " in entity.name or len(m.group(1)) > 3:
+                continue  # 'CLIP 2' is a version, 'STOC 2019' a year
+            for version in (m.group(1), m.group(2)):
+                if version:
+                    paper.add(f"{base} {version}", "model", (start, m.end()), known=entity.known)
+
+
+def _add_context(paper: _Paper, cue_hits: list[Hit]) -> None:
+    text = paper.text
+    for hit in cue_hits:
+        if hit.entry.kind == "cue:example":
+            _add_examples(paper, hit)
+        if hit.entry.kind != "cue:head":
+            continue
+        m = _NAME_BEFORE.search(text, max(0, hit.start - 60), hit.start)
+        if m is None:
+            continue
+        words = m.group(1).split()
+        while words and (words[0].lower() in FUNCTION_WORDS or words[0].lower() in INTRO_FILLERS):
+            words.pop(0)
+        if not words or paper.is_topic(words[-1]):
+            continue
+        name = " ".join(words)
+        start = m.start(1) + m.group(1).index(name)
+        if len(name) < 2 or (
+            len(words) == 1 and not _is_name_shape(name) and _at_sentence_start(text, start)
+        ):
+            continue
+        if words[-1].lower() in METHOD_HEADS or words[-1].lower() in TOPIC_HEADS:
+            continue
+        entry = paper.lexicon.lookup(name)
+        if entry is not None and entry.kind in ("topic", "non_entity"):
+            continue
+        canonical, entity_type = (entry.name, entry.kind) if entry is not None else (name, "dataset")
+        paper.add(canonical, entity_type, (start, start + len(name)), known=entry is not None)
+    if "ecall" in text:
+        for m in _PRECISION_RECALL.finditer(text):  # 'precision and recall': both are measures here
+            for group in (1, 2):
+                paper.add(m.group(group).lower(), "metric", m.span(group), known=True)
+    for m in _OF_VALUE.finditer(text):
+        _add_measured_quantity(paper, m)
+
+
+def _add_examples(paper: _Paper, hit: Hit) -> None:
+    """'benchmarks such as Infoseek and OK-VQA', 'baselines (e.g., PPO, SAC)': the examples listed
+    after a kind noun are things of that kind."""
+    text = paper.text
+    kind = _KIND_BEFORE.search(text, max(0, hit.start - 40), hit.start)
+    skip = _AFTER_EXAMPLE_CUE.match(text, hit.end)
+    if kind is not None and skip is not None:
+        entity_type = _KIND_TYPES[kind.group(1).lower().removesuffix("s")]
+        for item in _list_items(text, skip.end()):
+            name = text[item[0] : item[1]]
+            if _plain_capitalised(name) and _LOWER_WORD_NEXT.match(text, item[1]):
+                continue  # 'e.g., Gaussian mixture models': a modifier, not a name
+            if sum(c.isalpha() for c in name) < 2 or _UNIT.fullmatch(name):
+                continue  # '3D', '10K'
+            entry = paper.lexicon.lookup(name)
+            if entry is not None and entry.kind in ("topic", "non_entity"):
+                continue
+            if paper.is_topic(name) or name.lower() in FUNCTION_WORDS:
+                continue
+            existing = paper.entities.get(paper.key(name))
+            if existing is not None:
+                if not existing.known and entity_type == "dataset":
+                    existing.entity_type = entity_type  # context beats shape
+                continue
+            paper.add(name, entry.kind if entry else entity_type, item, known=True)
+
+
+def _add_measured_quantity(paper: _Paper, value: re.Match[str]) -> None:
+    """'achieving a semantic IoU of 82.4': the quantity a value is given for is a metric."""
+    text = paper.text
+    before = _QUANTITY_BEFORE.search(text, max(0, value.start() - 50), value.start())
+    if before is None:
+        return
+    phrase = before.group(1)
+    words = phrase.split()
+    while words and (words[0].lower() in FUNCTION_WORDS or words[0].lower() in _METRIC_FILLERS):
+        words.pop(0)
+    if not words:
+        return
+    head = words[-1].lower()
+    if head not in METRIC_HEADS:
+        return
+    if head in WEAK_METRIC_HEADS and (len(words) == 1 or words[0].islower()) and head not in _RATE_HEADS:
+        return  # 'an approximation error of', but 'a Nash imitation gap of', 'a win rate of'
+    if head in _RATE_HEADS and len(words) == 1:
+        return
+    if head in ("rate", "rates") and words[-2].lower() not in _RATE_KINDS:
+        return  # 'a convergence rate of O(1/T)'
+    name = " ".join(words)
+    start = before.start(1) + phrase.index(name)
+    paper.add(name, "metric", (start, start + len(name)))
+
+
+def _list_items(text: str, position: int) -> list[tuple[int, int]]:
+    """The capitalised items of a list starting at position: 'X, Y, and Z', 'X and Y'."""
+    items = []
+    while True:
+        item = _LIST_ITEM.match(text, position)
+        if item is None:
+            break
+        start, end = _strip_token(text, item.start(), item.end())
+        if end > start:
+            items.append((start, end))
+        joint = _LIST_JOIN.match(text, item.end())
+        if joint is None or len(items) >= 8:
+            break
+        position = joint.end()
+    return items
+
+
+def _at_sentence_start(text: str, start: int) -> bool:
+    return start == 0 or _SENTENCE_OPENING.search(text, max(0, start - 4), start) is not None
+
+
+def _add_introduced_names(paper: _Paper, cues: cue.Cues) -> None:
+    """Title-Case names that only a proposal clause marks as names: 'We introduce Expert Merging,'.
+    After the verb, fillers ('a novel', 'two new') are skipped; a list of names is followed."""
+    text = paper.text
+    for window_start, window_end in cues.windows:
+        position = window_start
+        while position < window_end:
+            run = None
+            cursor = position
+            while cursor < window_end:
+                word = _NEXT_WORD.match(text, cursor, window_end)
+                if word is None:
+                    break
+                if word.group(1).lower() in INTRO_FILLERS or word.group(1).isdigit():
+                    cursor = word.end()
+                    continue
+                run = _TITLE_RUN.match(text, word.start(1), window_end) or _LOWER_NAME.match(
+                    text, word.start(1)
+                )
+                break
+            if run is None:
+                break
+            name = run.group().rstrip("-")
+            words = name.split()
+            closing = text[run.end() : run.end() + 1]
+            single_ok = len(words) > 1 or closing in (",", "(", ":", ";", ".") or name.endswith("+")
+            if len(words) == 1 and _plain_capitalised(name) and _at_sentence_start(text, run.start()):
+                single_ok = False  # 'Moreover,'
+            run_end = run.start() + len(name)
+            overlaps = [(s, e) for s, e in paper.covered if s < run_end and run.start() < e]
+            if len(words) > 1 and overlaps and all(run.start() <= s and e <= run_end for s, e in overlaps):
+                overlaps = [] if paper.absorb(overlaps) else overlaps  # 'K-split CP' holds 'CP'
+            fresh = not overlaps and not paper.is_topic(name) and paper.lexicon.lookup(name) is None
+            if single_ok and fresh and words[0].lower() not in FUNCTION_WORDS:
+                entity_type = _introduced_type(text, window_start, run.start(), run.start() + len(name))
+                entity = paper.add(name, entity_type, (run.start(), run.start() + len(name)))
+                if entity is not None:
+                    entity.proposed = True
+            tail = _LIST_JOIN.match(text, run.end(), window_end)
+            if tail is None:
+                break
+            position = tail.end()
+
+
+def _add_apposed_names(paper: _Paper) -> None:
+    """'the basis of Caduceus, the first family of ... models': a capitalised word set off by a
+    'novel', 'new' or 'first' apposition is a name the paper gives."""
+    text = paper.text
+    for m in _NOVEL_APPOSITION.finditer(text):
+        word = _WORD_BEFORE.search(text, max(0, m.start() - 40), m.start())
+        if word is None or _at_sentence_start(text, word.start()):
+            continue
+        name = word.group()
+        if (word.start(), word.end()) in paper.covered or name.lower() in FUNCTION_WORDS:
+            continue
+        if paper.lexicon.lookup(name) is not None or paper.is_topic(name):
+            continue
+        entity = paper.add(name, _introduced_type(text, word.start(), word.start(), word.end()), word.span())
+        if entity is not None:
+            entity.proposed = True
+
+
+_NOVEL_APPOSITION = re.compile(r", (?:a|an|the) (?:[\w-]+ ){0,2}?(?:novel|new|first)\b")
+_WORD_BEFORE = re.compile(r"\b[A-Z][a-z]+[a-z0-9]*$")
+
+
+def _add_named_by_slots(paper: _Paper, cues: cue.Cues, cue_hits: list[Hit]) -> None:
+    """'a group fairness metric called Coreference Confidence Disparity': the Title-Case name
+    after 'called', 'named', 'dubbed', 'termed' or 'coined' is the paper's."""
+    text = paper.text
+    for hit in cue_hits:
+        if hit.entry.kind != "cue:slot" or hit.entry.name[:4] not in _NAMING_VERBS:
+            continue
+        if hit.end >= len(text) or text[hit.end] != " " or (hit.start > 0 and text[hit.start - 1] in "-‐"):
+            continue  # not 'long-term'
+        run = _TITLE_RUN.match(text, hit.end + 1)
+        participle = hit.entry.name.endswith("ed")
+        if run is None and participle and _KIND_NOUN.search(text, max(0, hit.start - 40), hit.start):
+            # 'a new metric for inference efficiency called idealized runtime, that'
+            run = _LOWER_SLOT_NAME.match(text, hit.end + 1)
+        if run is None:
+            continue
+        name = run.group().rstrip("-")
+        if name.split()[0].lower() in FUNCTION_WORDS or paper.lexicon.lookup(name) or paper.is_topic(name):
+            continue
+        if (
+            len(name.split()) == 1
+            and not _is_name_shape(name)
+            and text[run.end() : run.end() + 1] not in ",(.;:"
+        ):
+            continue
+        sentence_start, _ = cue.sentence_of(cues, text, hit.start)
+        entity_type = _introduced_type(text, sentence_start, hit.start, run.start() + len(name))
+        entity = paper.add(name, entity_type, (run.start(), run.start() + len(name)))
+        if entity is not None:
+            entity.proposed = True
+
+
+_NAMING_VERBS = frozenset(("call", "name", "dubb", "dub", "term", "coin", "code"))
+_LOWER_SLOT_NAME = re.compile(r"[a-z][\w-]*(?: [a-z][\w-]*){0,2}(?=[,;(]|\.\s|\.$)")
+# 'a reinforcement learning based algorithm Trustworthy-Alignment': a name right after a kind noun.
+_NAME_AFTER_KIND = re.compile(
+    r"\b(?:algorithm|method|framework|model|approach|system|benchmark|dataset|architecture|pipeline|module|"
+    r"technique|strategy|agent|metric|network|tool|library|suite|paradigm),? ([A-Z][\w+-]*[A-Za-z0-9+])"
+)
+
+
+def _add_named_after_kind(paper: _Paper, cues: cue.Cues) -> None:
+    """In a proposal clause, a capitalised name written right after the kind of thing it is."""
+    text = paper.text
+    for window_start, window_end in cues.windows:
+        for m in _NAME_AFTER_KIND.finditer(text, window_start, window_end):
+            name = m.group(1)
+            start, end = m.span(1)
+            if (start, end) in paper.covered or name.lower() in FUNCTION_WORDS or paper.lexicon.lookup(name):
+                continue
+            if paper.is_topic(name) or (_plain_capitalised(name) and text[end : end + 1] not in ",(.;:"):
+                continue
+            entity = paper.add(name, _introduced_type(text, window_start, start, end), (start, end))
+            if entity is not None:
+                entity.proposed = True
+
+
+def _introduced_type(text: str, window_start: int, start: int, end: int) -> str:
+    """A name a proposal clause introduces is a dataset when the nearest kind noun around it says
+    benchmark or dataset ('two benchmark tasks: A and B', 'X, a benchmark for ...')."""
+    nouns = list(_KIND_NOUN.finditer(text, window_start, start))
+    after = _KIND_NOUN.match(text, end + 1) or _APPOSITIVE_KIND.match(text, end)
+    nearest = after or (nouns[-1] if nouns else None)
+    if nearest is not None:
+        return "dataset" if nearest.group(1) else "metric" if nearest.group(2) else "method"
+    return "dataset" if _DATASET_SHAPE.search(text[start:end]) else "method"
+
+
+def _assign_roles(paper: _Paper, cues: cue.Cues) -> None:
+    text = paper.text
+    for entity in paper.entities.values():
+        if entity.known or entity.entity_type == "metric" or entity.proposed:
+            continue
+        first = min(entity.spans)[0]
+        first_end = min(entity.spans)[1]
+        if (
+            cue.in_window(cues, first)
+            or cue.after_naming_slot(cues, text, first)
+            or any(cue.novel_apposition(text, end) for _, end in entity.spans)
+            or (_COINED.search(entity.name) and cue.apposed_in_proposal(cues, text, first, first_end))
+        ):
+            entity.proposed = True
+    for entity in paper.entities.values():
+        if entity.proposed and entity.entity_type in ("method", "model"):
+            start, end = min(entity.spans)
+            sentence_start, _ = cue.sentence_of(cues, text, start)
+            if _introduced_type(text, max(sentence_start, start - 60), start, end) == "dataset":
+                entity.entity_type = "dataset"
+    _propagate_to_variants(paper)
+    if not any(e.proposed for e in paper.entities.values()):
+        _salient_fallback(paper, cues)
+
+
+def _propagate_to_variants(paper: _Paper) -> None:
+    """UniFlow-XL and Expert Merging++ are the paper's when UniFlow and Expert Merging are."""
+    text = paper.text
+    for entity in list(paper.entities.values()):
+        if not entity.proposed:
+            continue
+        for form in list(entity.forms):
+            position = text.find(form)
+            while position != -1:
+                start, end = position, position + len(form)
+                position = text.find(form, end)
+                variant = _VARIANT_SUFFIX.match(text, end)
+                if variant is None or (start > 0 and (text[start - 1].isalnum() or text[start - 1] == "-")):
+                    continue
+                name = text[start : variant.end()]
+                entity_type = "model" if _SIZE_TAG.search(name) else entity.entity_type
+                added = paper.entities.get(paper.key(name)) or paper.add(
+                    name, entity_type, (start, variant.end())
+                )
+                if added is not None:
+                    added.proposed = True
+                    added.spans.add((start, variant.end()))
+
+
+def _salient_fallback(paper: _Paper, cues: cue.Cues) -> None:
+    """No cue fired: the coined name the abstract keeps returning to, first written in a sentence
+    that speaks for the authors ('In this work, we reimagine ... with TensorAR')."""
+    text = paper.text
+    best: tuple[int, _Entity] | None = None
+    for entity in paper.entities.values():
+        if entity.known or entity.entity_type not in ("method", "model") or entity.expansion:
+            continue
+        coined = _COINED.search(entity.name) is not None
+        if not coined and not (entity.name.isupper() and len(entity.name) >= 4):
+            continue
+        occurrences = sum(text.count(form) for form in entity.forms)
+        first = min(entity.spans)[0]
+        sentence_start, _ = cue.sentence_of(cues, text, first)
+        # Spoken of by the authors, or named after they said they propose something unnamed.
+        voiced = _VOICE.search(text, sentence_start, first) is not None or (
+            bool(cues.windows) and occurrences >= 4
+        )
+        if occurrences >= 3 and voiced and (best is None or occurrences > best[0]):
+            best = (occurrences, entity)
+    if best is not None:
+        best[1].proposed = True
+
+
+def _emit(paper: _Paper) -> list[Mention]:
+    text = paper.text
+    spans: list[tuple[int, int, _Entity]] = []
+    for entity in paper.entities.values():
+        seen = set(entity.spans)
+        for form in entity.forms:
+            if len(form) < 2:
+                continue
+            for variant in {form, form[0].upper() + form[1:], form[0].lower() + form[1:]}:
+                position = text.find(variant)
+                while position != -1:
+                    end = position + len(variant)
+                    if on_word_boundaries(text, position, end):
+                        seen.add((position, end))
+                    elif end < len(text) and text[end] == "s" and on_word_boundaries(text, position, end + 1):
+                        seen.add((position, end + 1))
+                    position = text.find(variant, position + 1)
+        spans.extend((s, e, entity) for s, e in seen)
+    # Longest first, so a long form wins over a lexicon word inside it.
+    spans.sort(key=lambda x: (x[0] - x[1], x[0]))
+    taken: list[tuple[int, int]] = []
+    mentions = []
+    for start, end, entity in spans:
+        # The same span may name two entities ('AlphaFold 2/3'), never a part of another span.
+        if any(s < end and start < e and (s, e) != (start, end) for s, e in taken):
+            continue
+        if any(s <= start < e for s, e in paper.blocked):
+            continue
+        taken.append((start, end))
+        role = "proposed" if entity.proposed else "referenced"
+        mentions.append(
+            Mention(start, end, text[start:end], entity.name, entity.entity_type, role, entity.expansion)
+        )
+    mentions.sort()
+    return mentions
+
+
+def extract_entities(text: str, lexicon: Lexicon | None = None) -> PaperEntities:
+    """All entity mentions and abbreviation definitions of one abstract_clean text."""
+    lexicon = lexicon or load_lexicon()
+    paper = _Paper(text, lexicon)
+    hits, cue_hits = lexicon.find(text)
+    cues = cue.find_cues(text, cue_hits)
+    abbreviations = find_abbreviations(text)
+    _add_abbreviations(paper, abbreviations, cues)
+    _add_lexicon_hits(paper, hits)
+    _add_shape_tokens(paper)
+    _add_context(paper, cue_hits)
+    _add_introduced_names(paper, cues)
+    _add_named_by_slots(paper, cues, cue_hits)
+    _add_apposed_names(paper)
+    _add_named_after_kind(paper, cues)
+    _add_versions(paper)
+    _assign_roles(paper, cues)
+    return PaperEntities(_emit(paper), abbreviations)

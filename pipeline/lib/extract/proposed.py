@@ -1,0 +1,152 @@
+"""What the paper itself introduces: the cues that mark a name as the paper's own.
+
+The cue words come out of the same Aho–Corasick pass as the lexicon names (heads.CUE_WORDS);
+short anchored patterns then check each one in its place. Three kinds of cue:
+
+- a proposal clause, "we propose / introduce / present / build ... X": names first written
+  inside it, before any marker of a reference ("such as", "compared to"), are the paper's;
+- a naming slot, "which we call X", "dubbed X", "our model X", "a novel module, X": the next
+  name is the paper's;
+- an apposition, "X, a novel framework": X is the paper's.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from typing import NamedTuple
+
+from pipeline.lib.extract.lexicons import Hit
+
+# What may stand between the subject and a proposal verb: "we further propose", "we then design".
+_ADVERBS = (
+    r"(?:(?:\w+ly|further|also|then|first|here|now|thus|therefore|hence|instead|additionally|finally)\s+)*"
+)
+# The subject of a proposal verb, read backwards from the verb.
+_SUBJECT = re.compile(
+    rf"(?:\b[Ww]e|\b[Tt]his (?:paper|work|study|article)|\b[Oo]ur (?:work|paper|study)|\b[Ww]e here)"
+    rf"\s+{_ADVERBS}$"
+)
+# "we first show that ... and then design X": a verb coordinated with an earlier "we".
+_COORDINATED = re.compile(rf"\b(?:and|then)\s+{_ADVERBS}$")
+_FIRST_PERSON = re.compile(r"\b(?:[Ww]e|[Oo]ur)\b")
+_PASSIVE = re.compile(r"\b(?:is|are)\s+(?:\w+ly\s+)?$")
+# Where a clause that proposes something starts to speak of other work instead.
+REFERENCE_MARKER = re.compile(
+    r"\b(?:such as|e\.g\.|like|including|compared|comparing|than|unlike|inspired|following|against|"
+    r"versus|vs\.?|outperform\w*|surpass\w*|beyond|existing|prior|previous|baselines?|upon|over|"
+    r"builds? on|built on|extends?|extending|extensions? of|modifications? of|variants? of|versions? of|"
+    r"instead of|"
+    r"generali[sz]ation of|combin\w+|integrat\w+ with|plugs? into|on top of|using|uses|use|leverag\w+|"
+    r"adopt\w*|employ\w*|via|from|with the|to the|into|augment(?:s|ing)|modif(?:y|ies|ying))\b"
+)
+# A slot, read backwards from a name, whose name is the paper's own.
+_NAMING_SLOT = re.compile(
+    r"(?:\b(?:which|that) we (?:call|term|dub|name|refer to as)"
+    r"|\b[Ww]e (?:call|term|dub|name)(?: (?:it|this|them))?"
+    r"|\b(?:called|named|dubbed|termed|coined|codenamed|denoted as|referred to as|abbreviated as)"
+    r"|\b[Tt]he resulting (?:[\w-]+ )?"
+    r"(?:model|method|framework|approach|algorithm|system|architecture|benchmark),"
+    r"|\b[Oo]ur (?:proposed |new |novel )?(?:[\w-]+ )?(?:model|method|framework|approach|algorithm|system|"
+    r"architecture|benchmark|dataset|pipeline|technique|agent|tool|library|module|solution|network)"
+    r"|\b[Oo]ur proposed|\b[Tt]he proposed (?:[\w-]+ )?(?:model|method|framework|approach|algorithm|system|"
+    r"architecture|benchmark|dataset|pipeline|technique|module|network)?"
+    r"|\b[Oo]ur|\b(?:novel|new) (?:[\w-]+ ){0,4}[\w-]+,)"
+    r"\s*[:,]?\s*(?:the\s+)?$"
+)
+# "X, a novel framework", "X, the first benchmark", "X (ABC), an efficient new method".
+_APPOSITION_NOVEL = re.compile(
+    r"\s*(?:\([^()]{1,40}\)\s*)?,\s+(?:a|an|the|our)\s+(?:[\w-]+\s+){0,3}?(?:novel|new|first|proposed|simple|our)\b"
+)
+_SENTENCE_END = re.compile(r"[.!?]\s+(?=\S)")
+# A full stop that ends an abbreviation, not a sentence: 'e.g. ', 'et al. ', 'vs. '.
+_ABBREVIATION_DOT = re.compile(
+    r"(?:\b[a-z]\.[a-z]|\bet al|\bvs|\bcf|\bFig|\bEq|\bresp|\bapprox|\bw\.r\.t)\.$"
+)
+# The clause a passive proposal verb ends: 'where a meta-controller is introduced'.
+_CLAUSE_OPENING = re.compile(r".*(?:[,;:]\s|\b(?:where|which|that|and|then|while)\s)", re.DOTALL)
+
+
+class Cues(NamedTuple):
+    sentence_starts: list[int]
+    windows: list[tuple[int, int]]  # proposal clauses: from the verb to the first reference marker
+    slots: list[int]  # ends of naming-slot cue words
+    sentences: list[tuple[int, int]]  # from a first-person proposal verb to the end of its sentence
+
+
+def sentence_starts(text: str) -> list[int]:
+    starts = [0]
+    for m in _SENTENCE_END.finditer(text):
+        if not _ABBREVIATION_DOT.search(text, max(0, m.start() - 8), m.start() + 1):
+            starts.append(m.end())
+    return starts
+
+
+def sentence_of(cues: Cues, text: str, position: int) -> tuple[int, int]:
+    k = bisect_right(cues.sentence_starts, position)
+    start = cues.sentence_starts[k - 1]
+    end = cues.sentence_starts[k] if k < len(cues.sentence_starts) else len(text)
+    return start, end
+
+
+def find_cues(text: str, cue_hits: list[Hit]) -> Cues:
+    starts = sentence_starts(text)
+    cues = Cues(starts, [], [], [])
+    for hit in cue_hits:
+        kind = hit.entry.kind
+        if kind == "cue:slot":
+            cues.slots.append(hit.end)
+        elif kind == "cue:verb":
+            sentence_start, sentence_end = sentence_of(cues, text, hit.start)
+            before = max(sentence_start, hit.start - 60)
+            if _SUBJECT.search(text, before, hit.start) or (
+                _COORDINATED.search(text, before, hit.start)
+                and _FIRST_PERSON.search(text, sentence_start, hit.start)
+            ):
+                marker = REFERENCE_MARKER.search(text, hit.end, sentence_end)
+                cues.windows.append((hit.end, marker.start() if marker else sentence_end))
+                cues.sentences.append((hit.end, sentence_end))
+            elif hit.entry.name.endswith("ing") and _FIRST_PERSON.search(text, sentence_start, hit.start):
+                # 'We address this by introducing X'.
+                marker = REFERENCE_MARKER.search(text, hit.end, sentence_end)
+                cues.windows.append((hit.end, marker.start() if marker else sentence_end))
+            elif hit.entry.name.endswith("ed") and _PASSIVE.search(text, before, hit.start):
+                clause = _CLAUSE_OPENING.match(text, before, hit.start)
+                cues.windows.append((clause.end() if clause else before, hit.start))
+    return cues
+
+
+def in_window(cues: Cues, position: int) -> bool:
+    return any(start <= position < end for start, end in cues.windows)
+
+
+def after_naming_slot(cues: Cues, text: str, start: int) -> bool:
+    """Is the name at start the one a naming slot just before it introduces?"""
+    if not any(start - 70 <= slot <= start for slot in cues.slots):
+        return False
+    return _NAMING_SLOT.search(text, max(0, start - 70), start) is not None
+
+
+def novel_apposition(text: str, end: int) -> bool:
+    return _APPOSITION_NOVEL.match(text, end, end + 100) is not None
+
+
+# Markers after which a name in a proposal sentence is somebody else's, however it is written.
+_STRONG_REFERENCE = re.compile(
+    r"\b(?:such as|e\.g\.|i\.e\.|like|including|compared|than|unlike|against|versus|vs\.?|outperform\w*|"
+    r"surpass\w*|baselines?|over|existing|prior|previous|inspired|following)\b"
+)
+# A name set off at the end of the object it names: '..., StarSSE, which', '..., X.'.
+_SET_OFF = re.compile(r"(?:,|\.|;|\(| which\b| that\b|$)")
+
+
+def apposed_in_proposal(cues: Cues, text: str, start: int, end: int) -> bool:
+    """'we propose a more effective modification of the Snapshot Ensembles (SSE) for transfer
+    learning setup, StarSSE, which ...': a name set off by commas in a proposal sentence, with no
+    strong reference marker between the verb and it."""
+    if text[max(0, start - 2) : start] != ", " or not _SET_OFF.match(text, end):
+        return False
+    for verb_end, sentence_end in cues.sentences:
+        if verb_end <= start < sentence_end:
+            return _STRONG_REFERENCE.search(text, verb_end, start) is None
+    return False

@@ -1,0 +1,87 @@
+from pipeline.lib.extract.abbreviations import find_abbreviations
+
+
+def pairs(text):
+    return [(a.short, a.long) for a in find_abbreviations(text)]
+
+
+def test_long_form_then_short_form():
+    assert pairs("We rely on stochastic gradient descent (SGD) throughout.") == [
+        ("SGD", "stochastic gradient descent")
+    ]
+
+
+def test_mixed_case_short_forms_match_inside_words():
+    text = "Low-Rank Adaptation (LoRA) and the Conditional Value-at-Risk (CVaR) objective."
+    assert pairs(text) == [("LoRA", "Low-Rank Adaptation"), ("CVaR", "Conditional Value-at-Risk")]
+
+
+def test_plural_short_form_keeps_its_plural_long_form():
+    assert pairs("Recent large vision-language models (LVLMs) are strong.") == [
+        ("LVLMs", "large vision-language models")
+    ]
+
+
+def test_initials_beat_the_shortest_character_match():
+    # A character-level match alone would stop at "Concave Loss".
+    assert pairs("we propose Convex Concave Loss (CCL), which") == [("CCL", "Convex Concave Loss")]
+
+
+def test_long_form_once_written_with_markup_reads_as_plain_text():
+    # abstract_clean has '**P**reference ...' already reduced to plain words.
+    assert pairs("a framework, Preference Learning Using Summarization (PLUS), that") == [
+        ("PLUS", "Preference Learning Using Summarization")
+    ]
+
+
+def test_short_form_spelled_by_the_capitals_of_a_coined_word():
+    assert pairs("our model, which we call reTuRN-Net (TRNN), is") == [("TRNN", "reTuRN-Net")]
+
+
+def test_size_tag_of_a_short_form_need_not_be_spelled():
+    assert pairs("we release the Street Scene Corpus (SSC-12K) for") == [("SSC-12K", "Street Scene Corpus")]
+
+
+def test_lower_case_letters_opening_a_short_form():
+    assert pairs("the predictive normalized maximum likelihood (pNML) distribution") == [
+        ("pNML", "predictive normalized maximum likelihood")
+    ]
+
+
+def test_short_form_then_long_form():
+    assert pairs("We evaluate with SNR (signal-to-noise ratio) on all scans.") == [
+        ("SNR", "signal-to-noise ratio")
+    ]
+
+
+def test_apposition_with_exact_initials():
+    assert pairs("We introduce TGR, a Temporal Graph Router for traffic data.") == [
+        ("TGR", "Temporal Graph Router")
+    ]
+
+
+def test_apposition_without_matching_initials_is_not_a_definition():
+    assert pairs("We introduce K3Q, a Look-ahead Queue Framework for bidding.") == []
+    assert pairs("We propose XYZ, a simple method that works.") == []
+
+
+def test_offsets_cover_the_whole_definition():
+    text = "Results use gradient descent (GD) only."
+    (a,) = find_abbreviations(text)
+    assert text[a.start : a.end] == "gradient descent (GD)"
+    assert text[a.short_start : a.short_end] == "GD"
+    assert text[a.long_start : a.long_end] == "gradient descent"
+
+
+def test_parentheses_that_are_not_definitions():
+    assert pairs("as shown before (Smith et al., 2021) and in (i) the first case (e.g., images).") == []
+    assert pairs("a number of steps (see below) and costs (in seconds).") == []
+
+
+def test_a_long_form_must_not_start_with_a_function_word():
+    assert pairs("this is the case (TC) for us") == []
+
+
+def test_each_short_form_is_defined_once():
+    text = "knowledge graph (KG) methods; later the KG (knowledge graph) again."
+    assert pairs(text) == [("KG", "knowledge graph")]

@@ -1,0 +1,124 @@
+import polars as pl
+import pytest
+
+import pipeline.lib.extract as extract
+from pipeline.lib.extract import extract_all
+from pipeline.lib.extract.catalog import entity_id, normalise_name
+from pipeline.lib.schema import TABLES
+
+ABSTRACTS = {
+    "p1": "We propose Scene Depth Fusion (SDF), a method for mapping. SDF is fast. "
+    "Code is at https://github.com/example/sdf.",
+    "p2": "Prior work used the Spectral Denoising Filter (SDF) for audio, and we compare against LoRA.",
+    "p3": "Both SDF variants and LoRA adapters are studied with GPT-4o, reaching 71.5% accuracy.",
+    "p4": "Training uses the Kolmo Transformer (KT) on the Tarn dataset. Later, KT improves by 3.2%.",
+    "p5": "We adopt KT for speed and report perplexity.",
+    "p6": "This paper studies lower bounds for sorting.",
+}
+
+
+@pytest.fixture(scope="module")
+def papers():
+    return pl.DataFrame({"paper_id": list(ABSTRACTS), "abstract_clean": list(ABSTRACTS.values())})
+
+
+@pytest.fixture(scope="module")
+def extraction(papers):
+    return extract_all(papers)
+
+
+def test_tables_follow_the_schema(extraction):
+    for name in ("mentions", "entities", "abbreviations", "links", "results"):
+        frame = getattr(extraction, name)
+        assert frame.columns == TABLES[name].column_names
+        assert frame.schema == TABLES[name].conform(frame).schema
+    assert extraction.paper_annotations.columns == ["paper_id", "proposed_methods", "code_url"]
+
+
+def test_every_span_is_exact(extraction):
+    for name in ("mentions", "links", "results"):
+        for row in getattr(extraction, name).iter_rows(named=True):
+            assert (
+                ABSTRACTS[row["paper_id"]][row["start"] : row["end"]]
+                == row["text" if name != "links" else "url"]
+            )
+    for row in extraction.abbreviations.iter_rows(named=True):
+        definition = ABSTRACTS[row["paper_id"]][row["start"] : row["end"]]
+        assert row["short"] in definition and row["long"] in definition
+
+
+def test_every_mention_has_a_catalog_entry(extraction):
+    assert set(extraction.mentions["entity_id"]) == set(extraction.entities["entity_id"])
+    assert extraction.entities["entity_id"].is_unique().all()
+
+
+def test_same_acronym_with_two_expansions_is_two_entities(extraction):
+    sdf = extraction.entities.filter(pl.col("name") == "SDF")
+    expansions = set(sdf["expansion"].drop_nulls())
+    assert expansions == {"Scene Depth Fusion", "Spectral Denoising Filter"}
+
+
+def test_undefined_acronym_joins_its_only_expansion(extraction):
+    kt = extraction.mentions.filter(pl.col("name") == "KT")
+    assert set(kt["paper_id"]) == {"p4", "p5"}
+    assert kt["entity_id"].n_unique() == 1
+    assert kt["entity_id"][0] == entity_id("method", "KT", "Kolmo Transformer")
+    row = extraction.entities.filter(pl.col("entity_id") == kt["entity_id"][0]).row(0, named=True)
+    assert row["n_papers"] == 2
+    assert row["expansion"] == "Kolmo Transformer"
+    assert row["aliases"] == ["KT", "Kolmo Transformer"]
+
+
+def test_papers_count_per_entity(extraction):
+    lora = extraction.entities.filter(pl.col("name") == "LoRA").row(0, named=True)
+    assert lora["n_papers"] == 2
+
+
+def test_proposed_methods_and_code_url(extraction):
+    annotations = {r["paper_id"]: r for r in extraction.paper_annotations.iter_rows(named=True)}
+    assert annotations["p1"]["proposed_methods"] == ["SDF"]
+    assert annotations["p1"]["code_url"] == "https://github.com/example/sdf"
+    assert annotations["p6"]["proposed_methods"] == []
+    assert annotations["p6"]["code_url"] is None
+    assert annotations["p2"]["proposed_methods"] == []
+
+
+def test_roles_and_types(extraction):
+    rows = {(r["paper_id"], r["name"]): r for r in extraction.mentions.iter_rows(named=True)}
+    assert rows[("p1", "SDF")]["role"] == "proposed"
+    assert rows[("p2", "SDF")]["role"] == "referenced"
+    assert rows[("p3", "GPT-4o")]["entity_type"] == "model"
+    assert rows[("p4", "Tarn")]["entity_type"] == "dataset"
+    assert rows[("p5", "perplexity")]["entity_type"] == "metric"
+
+
+def test_results_are_found(extraction):
+    assert set(extraction.results["text"]) >= {"71.5%", "3.2%"}
+
+
+def test_entity_ids_are_stable_and_normalised():
+    assert entity_id("method", "Foo-Net", None) == entity_id("method", "foo–net", "")
+    assert entity_id("method", "SDF", "Scene Depth Fusion") != entity_id(
+        "method", "SDF", "Spectral Denoising Filter"
+    )
+    assert normalise_name("Shapley values") == "shapley value"
+    assert normalise_name("Polyak’s  Momentum") == "polyak momentum"
+    assert normalise_name("corpus") == "corpus"
+
+
+def test_work_split_across_processes_gives_the_same_result(papers, extraction, monkeypatch):
+    monkeypatch.setattr(extract, "CHUNK_SIZE", 2)
+    parallel = extract_all(papers, workers=2)
+    for name in ("mentions", "entities", "abbreviations", "links", "results", "paper_annotations"):
+        assert getattr(parallel, name).equals(getattr(extraction, name))
+
+
+def test_empty_input():
+    empty = extract_all(
+        pl.DataFrame(
+            {"paper_id": [], "abstract_clean": []},
+            schema={"paper_id": pl.String, "abstract_clean": pl.String},
+        )
+    )
+    assert empty.mentions.is_empty() and empty.entities.is_empty()
+    assert empty.paper_annotations.is_empty()
