@@ -319,6 +319,14 @@ def _render_math(source: str) -> str:
 # Each pattern starts with its literal delimiter and checks the character before it in a
 # lookbehind: Python's re scans fast for a literal prefix and slowly for a leading lookbehind.
 # Spans are bounded so that unpaired delimiters cannot make a long text quadratic.
+_MARKDOWN_STRONG_EMPHASIS_STAR = re.compile(
+    r"\*\*\*(?<![\w*\\]\*\*\*)(?=[^\s*])(.{1,300}?)(?<=[^\s\\])\*\*\*"
+)
+# Runs of two or three stars left inside or at the edge of a word by nested emphasis
+# (`***O**pen-world`); between letters they are never arithmetic.
+_STRAY_STRONG_STARS = re.compile(
+    r"(?<![\w*])\*{2,3}(?=[A-Za-z])|(?<=[A-Za-z])\*{2,3}(?![\w*])|(?<=[A-Za-z])\*{2,3}(?=[A-Za-z])"
+)
 _MARKDOWN_STRONG_STAR = re.compile(r"\*\*(?<![\w*\\]\*\*)(?=[^\s*])(.{1,300}?)(?<=[^\s\\])\*\*")
 _MARKDOWN_STRONG_UNDERSCORE = re.compile(r"__(?<![\w\\_]__)(?=[^\s_])(.{1,300}?)(?<=[^\s\\])__(?![\w_])")
 _MARKDOWN_EMPHASIS_STAR = re.compile(r"\*(?<![\w*\\]\*)(?=[^\s*])([^*]+?)(?<=[^\s*\\])\*(?![\w*])")
@@ -335,8 +343,12 @@ _TIE = re.compile(r"(?<=[\w.,;:)\]\x02])~(?=[\w(\[\\\x01])")
 def _rewrite_plain_markup(text: str) -> str:
     if "*" in text:
         if "**" in text:
+            if "***" in text:
+                text = _MARKDOWN_STRONG_EMPHASIS_STAR.sub(r"\1", text)
             text = _MARKDOWN_STRONG_STAR.sub(r"\1", text)
         text = _MARKDOWN_EMPHASIS_STAR.sub(r"\1", text)
+        if "**" in text:
+            text = _STRAY_STRONG_STARS.sub("", text)
     if "_" in text:
         if "__" in text:
             text = _MARKDOWN_STRONG_UNDERSCORE.sub(r"\1", text)

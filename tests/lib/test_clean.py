@@ -240,3 +240,16 @@ def test_no_markup_survives_in_the_seed_files():
 def test_clean_many_matches_clean_abstract():
     paragraphs = seed_paragraphs()
     assert clean_many(iter(paragraphs)) == [clean_abstract(paragraph) for paragraph in paragraphs]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("***O**pen-world detection", "Open-world detection"),
+        ("a ***bold italic*** word", "a bold italic word"),
+        ("the ***S**calable method", "the Scalable method"),
+        ("2**10 states", "2**10 states"),
+    ],
+)
+def test_nested_markdown_emphasis_is_removed(text, expected):
+    assert clean_abstract(text) == expected
