@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from multiprocessing import get_context
 
 import polars as pl
 
@@ -114,7 +115,8 @@ def extract_all(papers: pl.DataFrame, workers: int = 1) -> Extraction:
     )
     chunks = [rows[i : i + CHUNK_SIZE] for i in range(0, len(rows), CHUNK_SIZE)]
     if workers > 1 and len(chunks) > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        # Spawned, not forked: a fork of a process whose polars thread pool is running can deadlock.
+        with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
             parts = list(pool.map(_extract_chunk, chunks))
     else:
         parts = [_extract_chunk(chunk) for chunk in chunks]

@@ -39,6 +39,7 @@ _SIZE_TAG = re.compile(r"-?\d+(?:\.\d+)?[KMBkmb]?$")
 _ROMAN = re.compile(r"(?i)[ivx]+")
 _CLAUSE_BREAK = re.compile(r"[.;:!?\[\]]\s|[;:!?\[\]]|, |\. ")
 _WORD = re.compile(r"\S+")
+_SPELLED_WORD = re.compile(r"[A-Z][a-z]{3,}")
 
 
 def _is_short_form(candidate: str) -> bool:
@@ -155,7 +156,12 @@ def _plausible(short: str, long: str) -> bool:
         return False
     # Long forms start with a content word, not with "the", "a", "of" ...
     first = words[0].lower()
-    return first not in _FUNCTION_WORDS and not first.isdigit()
+    if first in _FUNCTION_WORDS or first.isdigit():
+        return False
+    # A word spelled out inside the short form begins a word of the long form: 'FlexProtein'
+    # for 'Flexible Protein ...', but not 'AutoAttack' for 'art attacks'.
+    long_words = long.lower().replace("-", " ").split()
+    return all(any(w.startswith(chunk.lower()) for w in long_words) for chunk in _SPELLED_WORD.findall(short))
 
 
 _FUNCTION_WORDS = frozenset(

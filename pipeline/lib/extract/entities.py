@@ -62,7 +62,8 @@ class _Entity:
 
 
 # Every word holding a capital; the Python loop then keeps those shaped like names.
-_CAPITAL_WORD = re.compile(r"[A-Z][\w.'’+-]*")
+_CAPITAL_WORD = re.compile(r"[A-Z](?:[\w.'’+-]|×(?=\d))*")  # 'Mixtral-8×7B' keeps its '×'
+
 _WORD_CHARS = re.compile(r"[\w+-]")
 # 'Weisfeiler-Leman', 'Human-Object': capitalised words joined by hyphens are names of people or
 # phrases in title case, not coined names; the lexicon knows the ones that are methods.
@@ -79,7 +80,11 @@ _EVALUATION_WORDS = re.compile(
 # 'type-II', 'phase-IV': a word numbered with a Roman numeral.
 _NUMBERED_WORD = re.compile(r"[a-z]+-[IVX]+")
 _GROUP_ARGUMENT = re.compile(r"\(\s*(?:\d|[a-zA-Z]\s*\))")
-_SPELLED_INITIALS = re.compile(r"[A-Z]{2,4}[a-z]{3,}|[a-z]+[A-Z][a-z]+(?:-[A-Z][a-z]+)*|[a-z]{4,}[A-Z]")
+_SPELLED_INITIALS = re.compile(
+    r"[A-Z]{2,4}[a-z]{3,}|[a-z]+[A-Z][a-z]+(?:-[A-Z][a-z]+)*|[a-z]{4,}[A-Z]|[a-z]{2,}-[A-Z][a-z]+"
+)
+# '4-DoF', '6-DOF', '3-D': a count of degrees of freedom or dimensions, not a name.
+_DEGREES = re.compile(r"\d+-?(?:DoFs?|DOFs?|D)")
 # 'video-QA', 'neuroAI', 'av-LLM': a lower-case word fused with a field acronym.
 _FUSED_ACRONYM = re.compile(r"([a-z]+)-?([A-Z]{2,5})s?")
 URL = re.compile(r"(?:https?://|www\.)\S+")
@@ -148,7 +153,7 @@ _BENCHMARK_FOLLOWERS = frozenset(
 _LISTED_DATASETS = re.compile(r"(?:,? (?:and |or )?(?:the )?[\w-]+){0,6}? (?:datasets|benchmarks|corpora)\b")
 _TRAILING_VERSION = re.compile(r"(?<= )\d+(?:\.\d+)?$")
 _OTHER_VERSION = re.compile(r"/(\d+(?:\.\d+)?)(?![\w.%])")
-_VERSION = re.compile(r" (\d+(?:\.\d+)?)(?:/(\d+(?:\.\d+)?))?(?![\w.%])")
+_VERSION = re.compile(r" ((?:[VR]|v)?\d+(?:\.\d+)?)(?:/((?:[VR]|v)?\d+(?:\.\d+)?))?(?![\w.%])")
 # The name before a dataset head word, read backwards: 'the LVIS', 'on the Open Graph'.
 _NAME_WORD = r"(?:[\w+'’-]|\.(?=\w))*"
 _NAME_BEFORE = re.compile(
@@ -157,6 +162,11 @@ _NAME_BEFORE = re.compile(
 )
 # A measured quantity and its value: 'achieving a semantic IoU of 82.4'.
 _OF_VALUE = re.compile(r" of (?=[-+−]?\d|𝒪|O\(|up to \d|over \d)")
+_PERCENT = re.compile(r"[-+−]?\d+(?:\.\d+)?\s?%")
+_GAIN_IN = re.compile(
+    r"\d(?:\.\d+)?\s?%\s+(?:(?:relative |absolute |average )?(?:improvements?|gains?|increases?|reductions?|"
+    r"higher|lower|better|boosts?) )?in (?:terms of )?(?:the )?((?:[\w-]+ ){0,4}[\w-]+)"
+)
 _QUANTITY_BEFORE = re.compile(r"\b(?:an?|the|higher|lower|best|average|mean) ((?:[\w-]+ ){0,2}[\w-]+)$")
 # 'benchmarks such as Infoseek and OK-VQA', 'baselines (e.g., PPO, SAC)': a list of examples after
 # a kind noun names things of that kind.
@@ -164,14 +174,34 @@ _PLAIN_CAPITALISED = re.compile(r"[A-Z][^\WA-Z0-9_]*(?:[-'’.][^\WA-Z0-9_]*)*")
 _AFTER_EXAMPLE_CUE = re.compile(r"[.,:]*\s+")
 _KIND_BEFORE = re.compile(
     r"\b(datasets?|benchmarks?|tasks|environments|suites|corpora|models|LLMs|VLMs|MLLMs|architectures|backbones|"
-    r"methods|baselines|algorithms|approaches|techniques|optimizers|metrics|measures)\)?,?\s*\(?$"
+    r"methods|baselines|algorithms|approaches|techniques|optimizers|attacks|defenses|metrics|measures)\)?,?\s*\(?$"
 )
 _KIND_TYPES = {
     **dict.fromkeys(["dataset", "benchmark", "task", "environment", "suite", "corpora"], "dataset"),
     **dict.fromkeys(["model", "llm", "vlm", "mllm", "architecture", "backbone"], "model"),
-    **dict.fromkeys(["method", "baseline", "algorithm", "approache", "technique", "optimizer"], "method"),
+    **dict.fromkeys(
+        ["method", "baseline", "algorithm", "approache", "technique", "optimizer", "attack", "defense"],
+        "method",
+    ),
     **dict.fromkeys(["metric", "measure"], "metric"),
 }
+# 'datasets (BDD100K, Cityscapes, and SODA10M)': a list in parentheses right after a kind noun.
+# Both patterns begin with a literal, so the full-text scan stays cheap; the word before is
+# checked against a set.
+_PARENTHESIS_LIST = re.compile(r" \((?=[A-Z0-9])")
+_LAST_WORD = re.compile(r"\w+$")
+_PARENTHESIS_KINDS = frozenset(
+    (
+        *("datasets", "benchmarks", "environments", "suites", "corpora", "models", "LLMs", "VLMs"),
+        *("MLLMs", "architectures", "backbones", "baselines", "algorithms", "optimizers", "attacks"),
+        *("defenses", "metrics", "measures"),
+    )
+)
+# 'results on X and Y', 'experiments on the X, Y and Z': an evaluation phrase before a list.
+_ON_LIST = re.compile(r" (?:on|across) (?:the |both |several |multiple )?(?=[A-Z0-9])")
+_EVALUATION_BEFORE_ON = re.compile(
+    r"\b(?:results|experiments|evaluations?|evaluated|tested|validated|performance|benchmarked)$"
+)
 _LIST_WORD = r"(?:[\w+'’-]|\.(?=\w))*"
 _LIST_ITEM = re.compile(
     rf"(?:[A-Z0-9]{_LIST_WORD}|[a-z]+[A-Z]{_LIST_WORD})"
@@ -474,6 +504,10 @@ def _add_abbreviations(paper: _Paper, abbreviations: list[Abbreviation], cues: c
             and _introduced_type(text, window_start, a.long_start, a.end) == "dataset"
         ):
             entity_type = "dataset"
+        following = _NEXT_WORD.match(text, a.end)
+        if following is not None and following.group(1).lower() in DATASET_HEADS:
+            entity_type = "dataset"  # 'our Multilingual Composition Relation (MCR) benchmark'
+
         name = a.short[:-1] if a.short.endswith("s") and a.short[:-1].isupper() else a.short
         for span in spans:
             paper.add(name, entity_type or "method", span, expansion=a.long, forms=forms)
@@ -496,6 +530,9 @@ def _add_lexicon_hits(paper: _Paper, hits: list[Hit]) -> None:
             continue
         if kind == "non_entity" or paper.is_topic(form):
             continue
+        defined = paper.entities.get(paper.form_keys.get(paper.key(form), ""))
+        if defined is not None and defined.expansion and not defined.known:
+            continue  # the paper defines this acronym its own way: 'Geometric Active Exploration (GAE)'
         if (
             " " in form
             and form[0].isupper()
@@ -534,11 +571,19 @@ def _add_shape_tokens(paper: _Paper) -> None:
         inside_long_form = any(s <= start and end <= e and e - s > end - start for s, e in paper.long_forms)
         if inside_long_form and lexicon.lookup(token) is None:
             continue  # 'Thompson ActIve Learning algORithm selection': capitals spelling an acronym
-        if not _is_name_shape(token) or paper.is_topic(token) or _MATHY.search(token):
+        if (
+            not _is_name_shape(token)
+            or paper.is_topic(token)
+            or _MATHY.search(token)
+            or _DEGREES.fullmatch(token)
+        ):
             continue
         entry = lexicon.lookup(token)
-        if entry is None and (_CAPITALISED_COMPOUND.fullmatch(token) or _SPELLED_INITIALS.fullmatch(token)):
-            continue
+        if entry is None and (
+            _CAPITALISED_COMPOUND.fullmatch(token)
+            or (_SPELLED_INITIALS.fullmatch(token) and not _DATASET_SHAPE.search(token))
+        ):
+            continue  # but 'VBench' is a benchmark's name, not capitals spelling an acronym
         if entry is None and _fused_with_topic(paper, token):
             continue
         if entry is not None:
@@ -592,22 +637,25 @@ def _add_versions(paper: _Paper) -> None:
     """'AlphaFold 2/3' names two models; 'SAM 2' is not 'SAM'."""
     text = paper.text
     for entity in list(paper.entities.values()):
-        if entity.entity_type not in ("model", "method"):
+        if entity.entity_type not in ("model", "method", "dataset"):
             continue
+        versioned_type = "dataset" if entity.entity_type == "dataset" else "model"
         for start, end in list(entity.spans):
             base = text[start:end]
             versioned = _TRAILING_VERSION.search(base)
             sibling = _OTHER_VERSION.match(text, end)
             if versioned and sibling:  # 'AlphaFold 2' written as 'AlphaFold 2/3'
                 stem = base[: versioned.start()]
-                paper.add(f"{stem}{sibling.group(1)}", "model", (start, sibling.end()), known=entity.known)
+                paper.add(
+                    f"{stem}{sibling.group(1)}", versioned_type, (start, sibling.end()), known=entity.known
+                )
                 continue
             m = _VERSION.match(text, end)
             if m is None or " " in entity.name or len(m.group(1)) > 3:
                 continue  # 'CLIP 2' is a version, 'STOC 2019' a year
             for version in (m.group(1), m.group(2)):
                 if version:
-                    paper.add(f"{base} {version}", "model", (start, m.end()), known=entity.known)
+                    paper.add(f"{base} {version}", versioned_type, (start, m.end()), known=entity.known)
 
 
 def _add_context(paper: _Paper, cue_hits: list[Hit]) -> None:
@@ -644,6 +692,16 @@ def _add_context(paper: _Paper, cue_hits: list[Hit]) -> None:
                 paper.add(m.group(group).lower(), "metric", m.span(group), known=True)
     for m in _OF_VALUE.finditer(text):
         _add_measured_quantity(paper, m)
+    if "%" in text:
+        _add_gain_measures(paper)
+    if " (" in text:
+        for m in _PARENTHESIS_LIST.finditer(text):
+            word = _LAST_WORD.search(text, max(0, m.start() - 14), m.start())
+            if word is not None and word.group() in _PARENTHESIS_KINDS:
+                _type_list(paper, word.group(), m.end())
+    for m in _ON_LIST.finditer(text):
+        if _EVALUATION_BEFORE_ON.search(text, max(0, m.start() - 14), m.start()):
+            _add_evaluation_list(paper, m.end())
 
 
 def _add_examples(paper: _Paper, hit: Hit) -> None:
@@ -653,24 +711,59 @@ def _add_examples(paper: _Paper, hit: Hit) -> None:
     kind = _KIND_BEFORE.search(text, max(0, hit.start - 40), hit.start)
     skip = _AFTER_EXAMPLE_CUE.match(text, hit.end)
     if kind is not None and skip is not None:
-        entity_type = _KIND_TYPES[kind.group(1).lower().removesuffix("s")]
-        for item in _list_items(text, skip.end()):
-            name = text[item[0] : item[1]]
-            if _plain_capitalised(name) and _LOWER_WORD_NEXT.match(text, item[1]):
-                continue  # 'e.g., Gaussian mixture models': a modifier, not a name
-            if sum(c.isalpha() for c in name) < 2 or _UNIT.fullmatch(name):
-                continue  # '3D', '10K'
-            entry = paper.lexicon.lookup(name)
-            if entry is not None and entry.kind in ("topic", "non_entity"):
-                continue
-            if paper.is_topic(name) or name.lower() in FUNCTION_WORDS:
-                continue
-            existing = paper.entities.get(paper.key(name))
-            if existing is not None:
-                if not existing.known and entity_type == "dataset":
-                    existing.entity_type = entity_type  # context beats shape
-                continue
-            paper.add(name, entry.kind if entry else entity_type, item, known=True)
+        _type_list(paper, kind.group(1), skip.end())
+
+
+def _type_list(paper: _Paper, kind_noun: str, position: int) -> None:
+    """The names listed from position are things of the kind the kind noun says."""
+    text = paper.text
+    entity_type = _KIND_TYPES[kind_noun.lower().removesuffix("s")]
+    for item in _list_items(text, position):
+        name = _listed_name(paper, item)
+        if name is None:
+            continue
+        existing = paper.entities.get(paper.key(name))
+        if existing is not None:
+            if not existing.known and entity_type == "dataset":
+                existing.entity_type = entity_type  # context beats shape
+            continue
+        entry = paper.lexicon.lookup(name)
+        paper.add(name, entry.kind if entry else entity_type, item, known=True)
+
+
+def _listed_name(paper: _Paper, item: tuple[int, int], modifiers: bool = True) -> str | None:
+    """The list item's text when it can be a name: not a modifier (unless modifiers is False), a
+    unit, a topic or a function word."""
+    text = paper.text
+    name = text[item[0] : item[1]]
+    if modifiers and _plain_capitalised(name) and _LOWER_WORD_NEXT.match(text, item[1]):
+        return None  # 'e.g., Gaussian mixture models': a modifier, not a name
+    if sum(c.isalpha() for c in name) < 2 or _UNIT.fullmatch(name):
+        return None  # '3D', '10K'
+    entry = paper.lexicon.lookup(name)
+    if entry is not None and entry.kind in ("topic", "non_entity"):
+        return None
+    if paper.is_topic(name) or name.lower() in FUNCTION_WORDS:
+        return None
+    return name
+
+
+def _add_evaluation_list(paper: _Paper, position: int) -> None:
+    """'results on Atari and Minecraft': in a list that follows an evaluation phrase and holds a
+    known dataset, the other names are datasets too ('Minecraft show' ends the list, so a plain
+    word followed by a lower-case one is not read as a modifier here)."""
+    text = paper.text
+    items = [
+        (item, name) for item in _list_items(text, position) if (name := _listed_name(paper, item, False))
+    ]
+    entities = [paper.entities.get(paper.key(name)) for _, name in items]
+    if len(items) < 2 or not any(e is not None and e.known and e.entity_type == "dataset" for e in entities):
+        return
+    for (item, name), entity in zip(items, entities, strict=True):
+        if entity is None:
+            paper.add(name, "dataset", item)
+        elif not entity.known and entity.entity_type == "method" and not entity.expansion:
+            entity.entity_type = "dataset"
 
 
 def _add_measured_quantity(paper: _Paper, value: re.Match[str]) -> None:
@@ -679,7 +772,12 @@ def _add_measured_quantity(paper: _Paper, value: re.Match[str]) -> None:
     before = _QUANTITY_BEFORE.search(text, max(0, value.start() - 50), value.start())
     if before is None:
         return
-    phrase = before.group(1)
+    _add_metric_phrase(paper, before.group(1), before.start(1), value)
+
+
+def _add_metric_phrase(paper: _Paper, phrase: str, phrase_start: int, value: re.Match[str]) -> None:
+    """The metric a phrase ending in a metric head word names, if it does."""
+    text = paper.text
     words = phrase.split()
     while words and (words[0].lower() in FUNCTION_WORDS or words[0].lower() in _METRIC_FILLERS):
         words.pop(0)
@@ -692,11 +790,31 @@ def _add_measured_quantity(paper: _Paper, value: re.Match[str]) -> None:
         return  # 'an approximation error of', but 'a Nash imitation gap of', 'a win rate of'
     if head in _RATE_HEADS and len(words) == 1:
         return
-    if head in ("rate", "rates") and words[-2].lower() not in _RATE_KINDS:
-        return  # 'a convergence rate of O(1/T)'
+    if (
+        head in ("rate", "rates")
+        and words[-2].lower() not in _RATE_KINDS
+        and not _PERCENT.match(text, value.end())
+    ):
+        return  # 'a convergence rate of O(1/T)', but 'a recovery rate of 57.8%'
     name = " ".join(words)
-    start = before.start(1) + phrase.index(name)
+    start = phrase_start + phrase.index(name)
     paper.add(name, "metric", (start, start + len(name)))
+
+
+def _add_gain_measures(paper: _Paper) -> None:
+    """'a gain of 19.0% and 22.8% in next word prediction accuracy': the quantity a percentage
+    gain is stated in is a metric. The phrase ends at the first word that is not lower case."""
+    text = paper.text
+    for m in _GAIN_IN.finditer(text):
+        words = []
+        for word in m.group(1).split():
+            if not (word.islower() and word.replace("-", "").isalpha()) or word in FUNCTION_WORDS:
+                break
+            words.append(word)
+        while words and words[-1] not in METRIC_HEADS:
+            words.pop()
+        if words:
+            _add_metric_phrase(paper, " ".join(words), m.start(1), m)
 
 
 def _list_items(text: str, position: int) -> list[tuple[int, int]]:
@@ -843,6 +961,42 @@ def _add_named_after_kind(paper: _Paper, cues: cue.Cues) -> None:
                 entity.proposed = True
 
 
+# 'an Augmented Transition Network as a dialog model': Title-Case words ending in a method head.
+_TITLED_PHRASE = re.compile(r"\b[A-Z][a-z]+(?:[ -](?:of |for |with |and |the )?[A-Z][a-z]+)+\b")
+
+
+_TITLE_OPENERS = frozenset(
+    ["the", "a", "an", "for", "while", "in", "with", "using", "our", "this", "unlike", "like"]
+)
+_LONGER_NAME_BEFORE = re.compile(
+    r"[A-Z][a-z]+ (?:based|driven|guided|aware|augmented|enhanced|with|of|for) $|[A-Z][\w-]*[A-Z][\w-]* $"
+)
+
+
+def _add_titled_methods(paper: _Paper) -> None:
+    """A phrase of capitalised words whose last word is a method head names a method, wherever it
+    stands; at the start of a sentence it needs three words, as a capital there says nothing."""
+    text = paper.text
+    for m in _TITLED_PHRASE.finditer(text):
+        start, name = m.start(), m.group()
+        while " " in name and name.split(" ", 1)[0].lower() in _TITLE_OPENERS:
+            opener = name.split(" ", 1)[0]
+            start, name = start + len(opener) + 1, name[len(opener) + 1 :]
+        words = name.split()
+        if len(words) < 2 or words[-1].lower() not in METHOD_HEADS:
+            continue
+        if len(words) < 3 and _at_sentence_start(text, start):
+            continue
+        if _LONGER_NAME_BEFORE.search(text, max(0, start - 40), start):
+            continue  # 'Gradient Tracking based Normalized Stochastic Gradient Descent'
+        end = start + len(name)
+        if any(s < end and start < e for s, e in paper.covered) or paper.is_topic(name):
+            continue
+        if paper.lexicon.lookup(name) is not None or long_form_type(name, paper.lexicon) != "method":
+            continue
+        paper.add(name, "method", (start, end))
+
+
 def _introduced_type(text: str, window_start: int, start: int, end: int) -> str:
     """A name a proposal clause introduces is a dataset when the nearest kind noun around it says
     benchmark or dataset ('two benchmark tasks: A and B', 'X, a benchmark for ...')."""
@@ -854,8 +1008,21 @@ def _introduced_type(text: str, window_start: int, start: int, end: int) -> str:
     return "dataset" if _DATASET_SHAPE.search(text[start:end]) else "method"
 
 
+_NOVEL_BEFORE = re.compile(r"\b(?:novel|new)\b")
+_CALLED_BEFORE = re.compile(r"\b(?:called|named|dubbed|termed|coined|we call (?:it|this))\s+$")
+
+
 def _assign_roles(paper: _Paper, cues: cue.Cues) -> None:
     text = paper.text
+    for entity in paper.entities.values():
+        if entity.known and not entity.proposed and entity.entity_type != "metric":
+            # 'we propose a novel learning paradigm called RRHF': naming what the paper proposes makes
+            # it the paper's, known or not; 'Adam is a framework called FTRL' names somebody's.
+            first = min(entity.spans)[0]
+            entity.proposed = _CALLED_BEFORE.search(text, max(0, first - 30), first) is not None and (
+                cue.in_window(cues, first)
+                or _NOVEL_BEFORE.search(text, max(0, first - 60), first) is not None
+            )
     for entity in paper.entities.values():
         if entity.known or entity.entity_type == "metric" or entity.proposed:
             continue
@@ -874,9 +1041,42 @@ def _assign_roles(paper: _Paper, cues: cue.Cues) -> None:
             sentence_start, _ = cue.sentence_of(cues, text, start)
             if _introduced_type(text, max(sentence_start, start - 60), start, end) == "dataset":
                 entity.entity_type = "dataset"
+    _add_trained_models(paper)
     _propagate_to_variants(paper)
     if not any(e.proposed for e in paper.entities.values()):
         _salient_fallback(paper, cues)
+    if not any(e.proposed for e in paper.entities.values()):
+        _claim_fallback(paper, cues)
+
+
+def _add_trained_models(paper: _Paper) -> None:
+    """'We train a QuRater model to ...': a new name the authors train as a model is theirs."""
+    text = paper.text
+    if " train" not in text:
+        return
+    for m in _TRAINED_MODEL.finditer(text):
+        entity = paper.entities.get(paper.key(m.group(1)))
+        if entity is not None and not entity.known and not entity.expansion:
+            entity.entity_type = "model"
+            entity.proposed = True
+
+
+def _claim_fallback(paper: _Paper, cues: cue.Cues) -> None:
+    """Still nothing proposed: a new name that is the subject of a claim in the authors' voice
+    ('we demonstrate how QUIC-FL achieves state-of-the-art accuracy') is the paper's."""
+    text = paper.text
+    for entity in paper.entities.values():
+        if (
+            entity.known
+            or entity.entity_type not in ("method", "model")
+            or not _COINED_OR_SHAPED.search(entity.name)
+        ):
+            continue
+        for start, end in sorted(entity.spans):
+            sentence_start, _ = cue.sentence_of(cues, text, start)
+            if _CLAIM_AFTER.match(text, end) and _CLAIM_VOICE.search(text, sentence_start, start):
+                entity.proposed = True
+                return
 
 
 def _propagate_to_variants(paper: _Paper) -> None:
@@ -901,6 +1101,21 @@ def _propagate_to_variants(paper: _Paper) -> None:
                 if added is not None:
                     added.proposed = True
                     added.spans.add((start, variant.end()))
+
+
+_TRAINED_MODEL = re.compile(
+    r"\b[Ww]e (?:\w+ly )?(?:train|pre-?train|fine-tune|build|develop|obtain)\w* (?:a|an|our) "
+    r"([A-Z][\w+-]*[A-Za-z0-9+]) (?:model|classifier|network|policy|agent|tokenizer|encoder|reward model)\b"
+)
+_COINED_OR_SHAPED = re.compile(r"[a-z][A-Z]|[A-Z][a-z]+[A-Z]|[A-Z]{2,}-|[A-Z]{3,}")
+_CLAIM_AFTER = re.compile(
+    r",?\s(?:\w+ly\s)?(?:achieves?|attains?|sets?|establish(?:es)?|outperforms?|surpass(?:es)?|beats?|"
+    r"exceeds?|yields?)\b"
+)
+# The claim is the authors' own: 'we show that X', 'we demonstrate how X', 'our X'.
+_CLAIM_VOICE = re.compile(
+    r"\b(?:[Ww]e (?:\w+ )?(?:show|demonstrate|find|observe|verify|confirm)\w*|[Oo]ur)\b"
+)
 
 
 def _salient_fallback(paper: _Paper, cues: cue.Cues) -> None:
@@ -979,6 +1194,7 @@ def extract_entities(text: str, lexicon: Lexicon | None = None) -> PaperEntities
     _add_named_by_slots(paper, cues, cue_hits)
     _add_apposed_names(paper)
     _add_named_after_kind(paper, cues)
+    _add_titled_methods(paper)
     _add_versions(paper)
     _assign_roles(paper, cues)
     return PaperEntities(_emit(paper), abbreviations)
