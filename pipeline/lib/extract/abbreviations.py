@@ -303,18 +303,29 @@ def _apposition(text: str, m: re.Match[str], short: str) -> Abbreviation | None:
     if not 2 <= len(letters) <= 8 or not all(c.isupper() for c in letters):
         return None
     words = list(_WORD.finditer(text, m.end(), min(len(text), m.end() + 200)))[: len(letters) + 3]
-    initials: list[str] = []
+    # 'Vector-Quantized' spells VQ; 'Parameter-efficient' spells P or, loosely, PE.
+    every_part: list[str] = []
+    capitalised_parts: list[str] = []
     for k, w in enumerate(words):
         token = w.group().strip(",.;:()")
         if token.lower() in _FUNCTION_WORDS:
             continue
-        initials.extend(part[0].upper() for part in re.split(r"[-–]", token) if part)
-        if initials == letters:
+        parts = [part for part in re.split(r"[-–]", token) if part]
+        every_part.extend(part[0].upper() for part in parts)
+        capitalised_parts.extend(
+            part[0].upper() for i, part in enumerate(parts) if i == 0 or part[0].isupper()
+        )
+        if letters in (every_part, capitalised_parts):
             end = w.start() + len(w.group().rstrip(",.;:)"))
             long_start = words[0].start()
             return Abbreviation(
                 short, text[long_start:end], m.start(1), end, m.start(1), m.end(1), long_start, end
             )
-        if len(initials) > len(letters) or initials != letters[: len(initials)] or k > len(letters) + 2:
+        spelling = [
+            initials
+            for initials in (every_part, capitalised_parts)
+            if len(initials) <= len(letters) and initials == letters[: len(initials)]
+        ]
+        if not spelling or k > len(letters) + 2:
             return None
     return None

@@ -256,8 +256,9 @@ _KIND_GROUPS = (
     r"(method|framework|model|algorithm|approach|module|architecture|system|network|technique|mechanism|"
     r"pipeline|strategy|optimizer|tokenizer|agent|policy))s?\b"
 )
-# 'X, a benchmark with ...', 'X, the first large-scale corpus': the kind an apposition gives.
-_APPOSITIVE_KIND = re.compile(r",? (?:a|an|the) (?:[\w-]+ ){0,4}?" + _KIND_GROUPS)
+# 'X, a benchmark with ...', 'X, the first large-scale corpus', 'X, a large, open dataset': the
+# kind an apposition gives.
+_APPOSITIVE_KIND = re.compile(r",? (?:a|an|the) (?:[\w-]+,? ){0,4}?" + _KIND_GROUPS)
 _KIND_NOUN = re.compile(r"\b" + _KIND_GROUPS)
 # Where the head of a long form ends: 'fitted Q-iteration | with log-loss'.
 _HEAD_CUT = re.compile(r" (?:of|from|for|with|via|using|based|under) ")
@@ -431,8 +432,8 @@ class _Paper:
         known: bool = False,
         forms: tuple[str, ...] = (),
     ) -> _Entity | None:
-        if any(s <= span[0] < e for s, e in self.blocked):
-            return None
+        if any(s <= span[0] < e for s, e in self.blocked) or sum(c.isalnum() for c in name) < 2:
+            return None  # a URL, or a single letter of the math: 'O', 'k'
         key = self.key(name)
         entity = self.entities.get(key)
         if entity is None and self.form_keys.get(key) in self.entities:  # a long form written on its own
@@ -474,7 +475,7 @@ def _add_abbreviations(paper: _Paper, abbreviations: list[Abbreviation], cues: c
     paper.long_forms = [(a.long_start, a.long_end) for a in abbreviations]
     for a in abbreviations:
         entry = lexicon.lookup(a.short)
-        if entry is not None and entry.expansion and match_key(entry.expansion) != match_key(a.long):
+        if entry is not None and entry.expansion and not _same_words(entry.expansion, a.long):
             entry = None  # the paper defines the acronym otherwise: 'DMC (Dynamic Memory Compression)'
         entry = entry or lexicon.lookup(a.long)
         spans = ((a.short_start, a.short_end), (a.long_start, a.long_end))
@@ -492,7 +493,7 @@ def _add_abbreviations(paper: _Paper, abbreviations: list[Abbreviation], cues: c
         entity_type = long_form_type(a.long, lexicon)
         window_start = next((s for s, e in cues.windows if s <= a.long_start < e), None)
         apposed = text[max(0, a.start - 2) : a.start] == ", "  # 'a ... model, VQ-MTM (...)'
-        introduced = cue.after_naming_slot(cues, text, a.long_start) or (
+        introduced = cue.after_naming_slot(cues, text, a.start) or (
             window_start is not None
             and (entity_type is not None or apposed or _object_of_verb(text, window_start, a.start))
         )
@@ -511,6 +512,19 @@ def _add_abbreviations(paper: _Paper, abbreviations: list[Abbreviation], cues: c
         name = a.short[:-1] if a.short.endswith("s") and a.short[:-1].isupper() else a.short
         for span in spans:
             paper.add(name, entity_type or "method", span, expansion=a.long, forms=forms)
+
+
+def _same_words(phrase: str, other: str) -> bool:
+    """'supervised fine-tuned' and 'supervised fine-tuning': the same words but for their endings."""
+    words, other_words = match_key(phrase).split(), match_key(other).split()
+    if len(words) != len(other_words):
+        return False
+    for word, other_word in zip(words, other_words, strict=True):
+        shortest = min(len(word), len(other_word))
+        shared = next((k for k in range(shortest) if word[k] != other_word[k]), shortest)
+        if shared < max(3, shortest - 3):
+            return False
+    return True
 
 
 def _object_of_verb(text: str, verb_end: int, start: int) -> bool:
@@ -694,6 +708,10 @@ def _add_context(paper: _Paper, cue_hits: list[Hit]) -> None:
         _add_measured_quantity(paper, m)
     if "%" in text:
         _add_gain_measures(paper)
+    for m in _MEASURED_IN.finditer(text):
+        for item in _MEASURE_ITEM.finditer(m.group(1)):
+            if len(item.group().split()) <= 3:
+                _add_metric_phrase(paper, item.group(), m.start(1) + item.start(), m)
     if " (" in text:
         for m in _PARENTHESIS_LIST.finditer(text):
             word = _LAST_WORD.search(text, max(0, m.start() - 14), m.start())
@@ -764,6 +782,14 @@ def _add_evaluation_list(paper: _Paper, position: int) -> None:
             paper.add(name, "dataset", item)
         elif not entity.known and entity.entity_type == "method" and not entity.expansion:
             entity.entity_type = "dataset"
+
+
+# 'as measured by Bayes risk', 'evaluated in terms of success rate and data efficiency'.
+_MEASURED_IN = re.compile(
+    r"\b(?:measured|evaluated|quantified|assessed) (?:by|with|via|in terms of) (?:the )?"
+    r"([\w-]+(?:(?: |, | and |, and )[\w-]+){0,5})(?=[),.;:]|$)"
+)
+_MEASURE_ITEM = re.compile(r"[\w-]+(?: (?!and\b)[\w-]+)*")
 
 
 def _add_measured_quantity(paper: _Paper, value: re.Match[str]) -> None:
@@ -863,7 +889,13 @@ def _add_introduced_names(paper: _Paper, cues: cue.Cues) -> None:
             name = run.group().rstrip("-")
             words = name.split()
             closing = text[run.end() : run.end() + 1]
-            single_ok = len(words) > 1 or closing in (",", "(", ":", ";", ".") or name.endswith("+")
+            single_ok = (
+                len(words) > 1
+                or closing in (",", "(", ":", ";", ".")
+                or name.endswith("+")
+                or _ENDS_NOUN_PHRASE.match(text, run.end()) is not None
+                or _claimed_elsewhere(text, name, run.end())
+            )
             if len(words) == 1 and _plain_capitalised(name) and _at_sentence_start(text, run.start()):
                 single_ok = False  # 'Moreover,'
             run_end = run.start() + len(name)
@@ -880,6 +912,22 @@ def _add_introduced_names(paper: _Paper, cues: cue.Cues) -> None:
             if tail is None:
                 break
             position = tail.end()
+
+
+# 'we present Transolver based on', 'a new Physics-Attention to split': a word that closes the noun
+# phrase, so the capitalised word before it is the object itself, not a modifier of a noun.
+_ENDS_NOUN_PHRASE = re.compile(r" (?:based|that|which|to|for|with|as|via|by|inspired|designed|built)\b")
+
+
+def _claimed_elsewhere(text: str, name: str, after: int) -> bool:
+    """'... Transolver achieves state-of-the-art': the word is the subject of a claim later on."""
+    position = text.find(name, after)
+    while position != -1:
+        end = position + len(name)
+        if on_word_boundaries(text, position, end) and _CLAIM_AFTER.match(text, end):
+            return True
+        position = text.find(name, end)
+    return False
 
 
 def _add_apposed_names(paper: _Paper) -> None:
@@ -1009,7 +1057,10 @@ def _introduced_type(text: str, window_start: int, start: int, end: int) -> str:
 
 
 _NOVEL_BEFORE = re.compile(r"\b(?:novel|new)\b")
-_CALLED_BEFORE = re.compile(r"\b(?:called|named|dubbed|termed|coined|we call (?:it|this))\s+$")
+_CALLED_BEFORE = re.compile(
+    r"\b(?:called|named|dubbed|termed|coined|we call (?:it|this))\s+$"
+    r"|\b[Tt]he (?:final|resulting) (?:[\w-]+ )?(?:result|model|system|agent|policy|method),\s+$"
+)
 
 
 def _assign_roles(paper: _Paper, cues: cue.Cues) -> None:
@@ -1028,11 +1079,15 @@ def _assign_roles(paper: _Paper, cues: cue.Cues) -> None:
             continue
         first = min(entity.spans)[0]
         first_end = min(entity.spans)[1]
+        coined = _COINED_OR_SHAPED.search(entity.name) is not None
         if (
             cue.in_window(cues, first)
             or cue.after_naming_slot(cues, text, first)
             or any(cue.novel_apposition(text, end) for _, end in entity.spans)
             or (_COINED.search(entity.name) and cue.apposed_in_proposal(cues, text, first, first_end))
+            or (coined and _apposed_to_what_the_authors_train(text, cues, first, first_end))
+            or (coined and _THIS_WORK_OPENING.search(text, max(0, first - 40), first) is not None)
+            or (coined and text.count(entity.name) > 1 and _defined_as_a_kind(text, first_end))
         ):
             entity.proposed = True
     for entity in paper.entities.values():
@@ -1047,6 +1102,75 @@ def _assign_roles(paper: _Paper, cues: cue.Cues) -> None:
         _salient_fallback(paper, cues)
     if not any(e.proposed for e in paper.entities.values()):
         _claim_fallback(paper, cues)
+    for entity in paper.entities.values():
+        if entity.proposed and _cited_as_others(paper, cues, entity):
+            entity.proposed = False
+
+
+# 'We leverage this dataset to train a CLIP-based scoring function, PickScore, which ...'.
+_TRAINED_APPOSITION = re.compile(
+    r"\b[Ww]e\b[^.;]{0,80}?\b(?:train|fine-tune|learn|distil)\w*\s+(?:a|an)\s+[^,;()]{1,60}, $"
+)
+# 'In this work, TaskNet ...': the name the paper opens its own contribution with.
+_THIS_WORK_OPENING = re.compile(r"\b(?:[Ii]n|[Tt]hrough|[Ww]ith) this (?:work|paper|study),\s+(?:our\s+)?$")
+# 'TaskNet is a framework that ...', but not 'TaskNet is a popular framework'.
+_IS_A_KIND = re.compile(r" is (?:a|an) ((?:[\w-]+,? ){0,4}?)" + _KIND_GROUPS)
+_OTHERS_ADJECTIVES = re.compile(
+    r"\b(?:existing|prior|previous|popular|recent|widely|standard|common|classic|classical|well-known|"
+    r"known|state-of-the-art|established|leading|prominent|representative|traditional|conventional)\b"
+)
+# A name written as somebody else's: 'such as X', 'than X', 'existing X', 'X et al.', 'X [12]'.
+_REFERENCE_BEFORE = re.compile(
+    r"\b(?:such as|e\.g\.,?|compared (?:to|with)|than|over|against|versus|vs\.?|like|including|"
+    r"existing|prior|previous|baselines?|state-of-the-art (?:methods?|models?|approaches|baselines?),?)"
+    r"\s+(?:the\s+)?$"
+)
+_CITATION_AFTER = re.compile(r"\s*(?:et al\b|\[\d|\(\d{4}\)|\([A-Z][\w-]+ et al)")
+
+
+def _apposed_to_what_the_authors_train(text: str, cues: cue.Cues, start: int, end: int) -> bool:
+    sentence_start, _ = cue.sentence_of(cues, text, start)
+    return (
+        text[max(0, start - 2) : start] == ", "
+        and cue.set_off(text, end)
+        and _TRAINED_APPOSITION.search(text, max(sentence_start, start - 160), start) is not None
+    )
+
+
+def _defined_as_a_kind(text: str, end: int) -> bool:
+    m = _IS_A_KIND.match(text, end)
+    return m is not None and _OTHERS_ADJECTIVES.search(m.group(1)) is None
+
+
+# 'Our development includes algorithms like TaskNet-E': examples of the authors' own.
+_OWN_EXAMPLES = re.compile(
+    r"^(?:[^.;]*\b(?:[Oo]ur|[Ww]e)\b)(?![^.;]*\b(?:than|compar\w+|existing|prior|previous|"
+    r"baselines?|over|against|outperform\w*|surpass\w*)\b)"
+)
+
+
+def _cited_as_others(paper: _Paper, cues: cue.Cues, entity: _Entity) -> bool:
+    """The name is first written as somebody else's work, and no naming slot gives it."""
+    text = paper.text
+    start, end = _first_occurrence(text, entity)
+    if cue.after_naming_slot(cues, text, start):
+        return False
+    reference = _REFERENCE_BEFORE.search(text, max(0, start - 40), start)
+    if reference is None:
+        return _CITATION_AFTER.match(text, end) is not None
+    sentence_start, _ = cue.sentence_of(cues, text, start)
+    return _OWN_EXAMPLES.match(text[sentence_start : reference.end()]) is None
+
+
+def _first_occurrence(text: str, entity: _Entity) -> tuple[int, int]:
+    first = min(entity.spans)
+    for form in entity.forms:
+        position = text.find(form, 0, first[0])
+        while position != -1 and not on_word_boundaries(text, position, position + len(form)):
+            position = text.find(form, position + 1, first[0])
+        if position != -1:
+            first = min(first, (position, position + len(form)))
+    return first
 
 
 def _add_trained_models(paper: _Paper) -> None:

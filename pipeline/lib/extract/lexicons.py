@@ -150,9 +150,11 @@ class Lexicon:
         key = _SPACES.sub(" ", match_key(form)).strip()
         for candidate in (key, key[:-1] if key.endswith("s") else None):
             for lexicon_form, entry in self.by_key.get(candidate or "", ()):
-                if not _case_sensitive(lexicon_form) or form.translate(_DASHES).startswith(
-                    lexicon_form.translate(_DASHES)
-                ):
+                if not _case_sensitive(lexicon_form):
+                    return entry
+                # An acronym's plural ends in a lower-case s: 'SAEs' is 'SAE', 'AIMS' is not 'AIM'.
+                plural_ok = candidate == key or form.endswith("s")
+                if plural_ok and form.translate(_DASHES).startswith(lexicon_form.translate(_DASHES)):
                     return entry
         return None
 

@@ -45,8 +45,8 @@ _NAMING_SLOT = re.compile(
     r"(?:\b(?:which|that) we (?:call|term|dub|name|refer to as)"
     r"|\b[Ww]e (?:call|term|dub|name)(?: (?:it|this|them))?"
     r"|\b(?:called|named|dubbed|termed|coined|codenamed|denoted as|referred to as|abbreviated as)"
-    r"|\b[Tt]he resulting (?:[\w-]+ )?"
-    r"(?:model|method|framework|approach|algorithm|system|architecture|benchmark),"
+    r"|\b[Tt]he (?:resulting|final) (?:[\w-]+ )?"
+    r"(?:model|method|framework|approach|algorithm|system|architecture|benchmark|result),"
     r"|\b[Oo]ur (?:proposed |new |novel )?(?:[\w-]+ )?(?:model|method|framework|approach|algorithm|system|"
     r"architecture|benchmark|dataset|pipeline|technique|agent|tool|library|module|solution|network)"
     r"|\b[Oo]ur proposed|\b[Tt]he proposed (?:[\w-]+ )?(?:model|method|framework|approach|algorithm|system|"
@@ -138,6 +138,10 @@ _STRONG_REFERENCE = re.compile(
 )
 # A name set off at the end of the object it names: '..., StarSSE, which', '..., X.'.
 _SET_OFF = re.compile(r"(?:,|\.|;|\(| which\b| that\b|$)")
+
+
+def set_off(text: str, end: int) -> bool:
+    return _SET_OFF.match(text, end) is not None
 
 
 def apposed_in_proposal(cues: Cues, text: str, start: int, end: int) -> bool:

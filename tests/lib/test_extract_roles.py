@@ -1,0 +1,178 @@
+"""Which names are the paper's own: proposal cues without a classic verb phrase, and the markers
+that make a name somebody else's. Invented sentences, one rule each, positive and negative."""
+
+from pipeline.lib.extract.entities import extract_entities
+
+
+def found(text):
+    """{name: (entity_type, role)} of the mentions in text."""
+    return {m.name: (m.entity_type, m.role) for m in extract_entities(text).mentions}
+
+
+def abbreviations(text):
+    return {a.short: a.long for a in extract_entities(text).abbreviations}
+
+
+def test_a_plain_capitalised_name_closed_by_a_connector_is_introduced():
+    names = found("Going beyond grids, we present Meshformer based on a new idea of learned slices.")
+    assert names["Meshformer"] == ("method", "proposed")
+
+
+def test_a_capitalised_compound_after_a_new_is_introduced_when_a_connector_follows():
+    names = found("We propose a new Slice-Attention to split the domain into learnable parts.")
+    assert names["Slice-Attention"] == ("method", "proposed")
+
+
+def test_a_plain_capitalised_modifier_of_a_noun_is_not_introduced():
+    assert "Bayesian" not in found("We propose Bayesian inference for sparse regression with few samples.")
+
+
+def test_a_plain_capitalised_object_claimed_later_is_introduced():
+    names = found(
+        "We present Meshformer for physics simulation. Meshformer achieves the best error on six tasks."
+    )
+    assert names["Meshformer"][1] == "proposed"
+
+
+def test_an_all_capital_word_ending_in_s_is_not_the_plural_of_a_lexicon_acronym():
+    names = found(
+        "In this paper, we propose a new task, Adaptive Image Mask Selection (AIMS), which segments images."
+    )
+    assert names["AIMS"] == ("method", "proposed")
+
+
+def test_an_acronym_plural_still_reads_as_its_acronym():
+    assert found("We compare several SAEs trained on the residual stream.")["SAE"][1] == "referenced"
+
+
+def test_a_name_defined_by_its_long_form_after_our_method_is_proposed():
+    text = (
+        "Results on patient data show the efficacy of our method TARO (Two-stAge Response Optimisation) here."
+    )
+    assert found(text)["TARO"] == ("method", "proposed")
+
+
+def test_a_name_defined_by_its_long_form_in_someone_elses_voice_is_not_proposed():
+    text = "Patient data show the efficacy of the classic TARO (Two-stAge Response Optimisation) here."
+    assert found(text).get("TARO", ("method", "referenced"))[1] == "referenced"
+
+
+def test_an_acronym_apposed_to_initials_of_hyphenated_words_is_an_abbreviation():
+    text = "This paper introduces SPF, a Sparsity-Preserved Fine-tuning method for pruned models."
+    assert abbreviations(text) == {"SPF": "Sparsity-Preserved Fine-tuning"}
+    assert found(text)["SPF"] == ("method", "proposed")
+
+
+def test_lower_case_parts_of_hyphenated_words_may_spell_nothing():
+    text = (
+        "This paper introduces SPP, a Sparsity-Preserved Parameter-efficient tuning method for pruned models."
+    )
+    assert abbreviations(text) == {"SPP": "Sparsity-Preserved Parameter-efficient"}
+    assert "Sparsity-Preserved Parameter-efficient" not in {
+        m.text for m in extract_entities(text).mentions if m.name != "SPP"
+    }
+
+
+def test_an_apposition_with_commas_between_its_adjectives_still_gives_the_kind():
+    assert found("Using this app we build Snap-a-Vote, a large, open dataset of votes.")["Snap-a-Vote"] == (
+        "dataset",
+        "proposed",
+    )
+
+
+def test_a_coined_name_apposed_to_what_the_authors_train_is_proposed():
+    names = found("We use the votes to train a ranking function, RankVote, which predicts preferences well.")
+    assert names["RankVote"][1] == "proposed"
+
+
+def test_a_coined_name_apposed_to_what_others_train_is_not_proposed():
+    names = found("Prior studies train a ranking function, RankVote, which predicts preferences well.")
+    assert names["RankVote"][1] == "referenced"
+
+
+def test_a_coined_name_opening_in_this_work_is_proposed():
+    names = found("Planning is hard. In this work, GraphPlanner learns a hierarchy of skills from play.")
+    assert names["GraphPlanner"][1] == "proposed"
+
+
+def test_a_coined_name_opening_another_sentence_is_not_proposed_by_that_alone():
+    names = found("Planning is hard. Recently, GraphPlanner learned a hierarchy of skills from play.")
+    assert names["GraphPlanner"][1] == "referenced"
+
+
+def test_a_coined_name_defined_as_a_kind_of_thing_is_proposed():
+    text = (
+        "Agents forget. MemWeave is a framework that stores episodes. MemWeave improves recall on long tasks."
+    )
+    assert found(text)["MemWeave"][1] == "proposed"
+
+
+def test_a_coined_name_defined_as_a_popular_kind_of_thing_is_not_proposed():
+    text = (
+        "Agents forget. MemWeave is a popular framework that stores episodes. MemWeave is slow on long tasks."
+    )
+    assert found(text)["MemWeave"][1] == "referenced"
+
+
+def test_a_name_first_written_after_such_as_is_referenced_even_in_a_proposal():
+    names = found("We present a training recipe for formats such as MXQ4, and show MXQ4 GEMMs are fast.")
+    assert names["MXQ4"][1] == "referenced"
+
+
+def test_a_name_first_written_after_than_is_referenced():
+    names = found("We prove that our algorithms compute tighter bounds than the SoTB on image benchmarks.")
+    assert names["SoTB"][1] == "referenced"
+
+
+def test_examples_of_the_authors_own_algorithms_stay_proposed():
+    names = found("We propose TENQ. Our development includes algorithms like TENQ-Euler for precision.")
+    assert names["TENQ-Euler"][1] == "proposed"
+
+
+def test_that_is_restates_the_papers_own_name():
+    names = found("We propose an adaptive federated algorithm (i.e., AdaFGX) to solve minimax problems.")
+    assert names["AdaFGX"][1] == "proposed"
+
+
+def test_a_name_followed_by_et_al_is_referenced():
+    names = found("We propose to revisit QuickNet et al. and show where it fails on long inputs.")
+    assert names.get("QuickNet", ("method", "referenced"))[1] == "referenced"
+
+
+def test_a_known_name_given_as_the_final_result_is_proposed():
+    names = found("We distil preferences into a chat model. The final result, Zephyr-7B, sets a new record.")
+    assert names["Zephyr-7B"][1] == "proposed"
+
+
+def test_a_known_name_outside_a_naming_slot_stays_referenced():
+    assert (
+        found("We compare our chat model with Zephyr-7B on chat benchmarks.")["Zephyr-7B"][1] == "referenced"
+    )
+
+
+def test_a_single_letter_is_never_a_name():
+    names = found("We introduce O, a new group-equivariant layer, and prove O(n) equivariance.")
+    assert all(len(name) > 1 for name in names)
+
+
+def test_an_acronym_defined_by_an_inflection_of_its_known_expansion_is_the_known_method():
+    names = found("We start from supervised fine-tuned (SFT) models and then apply preference tuning.")
+    assert names["SFT"] == ("method", "referenced")
+
+
+def test_an_acronym_defined_by_other_words_is_not_the_known_method():
+    mentions = extract_entities("We use sparse feature tables (SFT) to index the corpus.").mentions
+    assert not any(m.expansion == "supervised fine-tuning" for m in mentions)
+
+
+def test_a_quantity_measured_by_a_named_measure_is_a_metric():
+    assert found("Better data (as measured by Bayes risk) can lower welfare.")["Bayes risk"][0] == "metric"
+
+
+def test_a_plain_phrase_measured_by_is_not_a_metric():
+    names = found("Welfare (as measured by user surveys) can drop.")
+    assert not any(t == "metric" for t, _ in names.values())
+
+
+def test_random_forests_are_a_known_method():
+    assert found("We reconstruct the data used to train a random forest.")["random forest"][0] == "method"
