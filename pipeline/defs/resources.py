@@ -33,23 +33,47 @@ def read_staged(warehouse_dir: Path, asset_name: str) -> pl.DataFrame:
     return pl.read_parquet(staged_path(warehouse_dir, dg.AssetKey(asset_name)))
 
 
+def partition_dir(warehouse_dir: Path, asset_key: dg.AssetKey, partition_key: str) -> Path:
+    return warehouse_dir / STAGING_DIR / "__".join(asset_key.path) / partition_key
+
+
+def _write_atomically(frame: pl.DataFrame, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    frame.write_parquet(tmp, compression="lz4")
+    os.replace(tmp, path)
+
+
 class StagedFrameIOManager(dg.ConfigurableIOManager):
     """Stores each asset's polars frame as Parquet under `<warehouse>/.staging/`.
 
-    Files are written to a temporary name and renamed, so a step never reads a half-written input.
+    An unpartitioned asset is one frame. A partitioned asset is, per partition, a mapping of part
+    name to frame (one Parquet file each); the step returns {partition_key: parts} for all the
+    partitions of its run, and a downstream unpartitioned step loads the same mapping for every
+    partition. Files are written to a temporary name and renamed, so no step reads half a file.
     """
 
     warehouse_dir: str | None = None
 
-    def _path(self, asset_key: dg.AssetKey) -> Path:
-        return staged_path(config.warehouse_dir(self.warehouse_dir), asset_key)
+    def _warehouse(self) -> Path:
+        return config.warehouse_dir(self.warehouse_dir)
 
-    def handle_output(self, context: dg.OutputContext, obj: pl.DataFrame) -> None:
-        path = self._path(context.asset_key)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        obj.write_parquet(tmp, compression="lz4")
-        os.replace(tmp, path)
+    def handle_output(self, context: dg.OutputContext, obj) -> None:
+        if not context.has_asset_partitions:
+            _write_atomically(obj, staged_path(self._warehouse(), context.asset_key))
+            return
+        for partition_key, parts in obj.items():
+            target = partition_dir(self._warehouse(), context.asset_key, partition_key)
+            for name, frame in parts.items():
+                _write_atomically(frame, target / f"{name}.parquet")
 
-    def load_input(self, context: dg.InputContext) -> pl.DataFrame:
-        return pl.read_parquet(self._path(context.asset_key))
+    def load_input(self, context: dg.InputContext):
+        if not context.has_asset_partitions:
+            return pl.read_parquet(staged_path(self._warehouse(), context.asset_key))
+        loaded = {}
+        for partition_key in sorted(context.asset_partition_keys):
+            source = partition_dir(self._warehouse(), context.asset_key, partition_key)
+            loaded[partition_key] = {
+                path.stem: pl.read_parquet(path) for path in sorted(source.glob("*.parquet"))
+            }
+        return loaded

@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import hashlib
+import inspect
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
+from functools import cache
+from multiprocessing import get_context
+from pathlib import Path
+
 import polars as pl
 
+from pipeline.lib import clean, parse
 from pipeline.lib.clean import clean_abstract, normalise_whitespace
 from pipeline.lib.dedup import deduplicate
+from pipeline.lib.parse import ParsedSeeds, collect, parse_file
 from pipeline.lib.schema import DOCUMENTS, PAPERS
 
 
@@ -23,9 +33,33 @@ def with_clean_text(raw_documents: pl.DataFrame) -> pl.DataFrame:
     return raw_documents.join(cleaned, on="raw_text", how="left", maintain_order="left")
 
 
+@cache
+def preparation_version() -> str:
+    """Changes whenever the parser or the cleaner changes, so cached per-file results go stale."""
+    sources = "".join(inspect.getsource(module) for module in (parse, clean))
+    return hashlib.sha256(sources.encode()).hexdigest()[:16]
+
+
+def prepare_file(path: Path) -> ParsedSeeds:
+    """One input file parsed, with `abstract` and `abstract_clean` for each of its documents."""
+    parsed = collect([parse_file(path)])
+    return replace(parsed, documents=with_clean_text(parsed.documents))
+
+
+def prepare_files(paths: list[Path], workers: int = 1) -> list[ParsedSeeds]:
+    """prepare_file for many files, in `workers` processes when there is more than one file."""
+    if workers > 1 and len(paths) > 1:
+        # Spawned, not forked: a fork of a process whose polars thread pool is running can deadlock.
+        with ProcessPoolExecutor(
+            max_workers=min(workers, len(paths)), mp_context=get_context("spawn")
+        ) as pool:
+            return list(pool.map(prepare_file, paths))
+    return [prepare_file(path) for path in paths]
+
+
 def build_documents(raw_documents: pl.DataFrame) -> pl.DataFrame:
-    """Occurrences with their paper: returns the documents columns plus abstract and abstract_clean."""
-    ordered = with_clean_text(raw_documents.sort("source_file", "ordinal"))
+    """Occurrences (already cleaned) with their paper: the documents columns plus the two texts."""
+    ordered = raw_documents.sort("source_file", "ordinal")
     matches = deduplicate(ordered.select("document_id", pl.col("abstract_clean").alias("clean_text")))
     return ordered.join(
         matches.select("document_id", "paper_id", "match", "similarity"),

@@ -11,6 +11,7 @@ import pyarrow.parquet as pq
 
 from pipeline.build import run_build
 from pipeline.definitions import build_definitions
+from pipeline.defs.ingest import SEED_FILES, seed_file
 from pipeline.lib.schema import TABLES
 from tests.conftest import REPO_ROOT, SEEDS
 
@@ -24,8 +25,21 @@ def _query(warehouse, sql):
 
 def test_materialize_all_assets_into_tmp_path(tmp_path):
     defs = build_definitions(str(SEEDS), str(tmp_path))
+    assets = [*defs.assets, *defs.asset_checks]
+    instance = dg.DagsterInstance.ephemeral()
+    names = sorted(path.name for path in SEEDS.glob("*.txt"))
+    instance.add_dynamic_partitions(SEED_FILES.name, names)
+    for name in names:
+        parsed = dg.materialize(
+            assets, selection=[seed_file], partition_key=name, resources=defs.resources, instance=instance
+        )
+        assert parsed.success
+        assert parsed.asset_materializations_for_node("seed_file")[0].partition == name
     result = dg.materialize(
-        [*defs.assets, *defs.asset_checks], resources=defs.resources, instance=dg.DagsterInstance.ephemeral()
+        assets,
+        selection=dg.AssetSelection.all() - dg.AssetSelection.assets(seed_file),
+        resources=defs.resources,
+        instance=instance,
     )
     assert result.success
     documents = result.output_for_node("deduplicate_documents", "documents")
@@ -33,6 +47,7 @@ def test_materialize_all_assets_into_tmp_path(tmp_path):
     merged = result.asset_materializations_for_node("deduplicate_documents")[0].metadata
     assert merged["exact_merged"].value == 6
     assert merged["near_merged"].value == 0
+    assert all(check.passed for check in result.get_asset_check_evaluations())
     assert (tmp_path / "papers.duckdb").exists()
     for name in TABLES:
         assert (tmp_path / "parquet" / f"{name}.parquet").exists(), name

@@ -1,4 +1,5 @@
-"""The real `dagster dev` (webserver and daemon): launch every asset through GraphQL, then query."""
+"""The real `dagster dev` (webserver and daemon): the sensor registers the files, a backfill of every
+asset launched through GraphQL publishes the warehouse, then the DuckDB file is queried."""
 
 import os
 import shutil
@@ -7,12 +8,13 @@ import socket
 import subprocess
 import time
 
+import dagster as dg
 import duckdb
 import pytest
 import requests
-from dagster_graphql import DagsterGraphQLClient, DagsterGraphQLClientError
 
 from pipeline.definitions import defs
+from pipeline.defs.ingest import SEED_FILES
 from tests.conftest import REPO_ROOT, SEEDS
 
 pytestmark = pytest.mark.e2e
@@ -59,7 +61,7 @@ def dagster_dev(tmp_path):
                 pass
             assert time.monotonic() < deadline, "dagster dev did not answer /server_info in time"
             time.sleep(1)
-        yield port, warehouse
+        yield port, warehouse, home
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         try:
@@ -70,31 +72,65 @@ def dagster_dev(tmp_path):
         log.close()
 
 
-def _submit(client: DagsterGraphQLClient, asset_keys: list) -> str:
-    # The code location can still be loading right after the server answers.
+LAUNCH_BACKFILL = """
+mutation Launch($params: LaunchBackfillParams!) {
+  launchPartitionBackfill(backfillParams: $params) {
+    __typename
+    ... on LaunchBackfillSuccess { backfillId }
+    ... on PythonError { message }
+  }
+}
+"""
+BACKFILL_STATUS = """
+query Status($id: String!) {
+  partitionBackfillOrError(backfillId: $id) {
+    __typename
+    ... on PartitionBackfill { status }
+    ... on PythonError { message }
+  }
+}
+"""
+DONE = {"COMPLETED", "COMPLETED_SUCCESS", "COMPLETED_FAILED", "FAILED", "CANCELED"}
+
+
+def _graphql(port: int, query: str, variables: dict) -> dict:
+    response = requests.post(
+        f"http://127.0.0.1:{port}/graphql", json={"query": query, "variables": variables}, timeout=60
+    )
+    response.raise_for_status()
+    body = response.json()
+    assert "errors" not in body, body["errors"]
+    return body["data"]
+
+
+def _wait_for_partitions(home, expected: set[str]) -> None:
+    """The sensor registers one partition per seed file shortly after the daemon starts."""
     deadline = time.monotonic() + STARTUP_SECONDS
-    while True:
-        try:
-            return client.submit_job_execution("__ASSET_JOB", asset_selection=asset_keys)
-        except DagsterGraphQLClientError:
-            if time.monotonic() > deadline:
-                raise
+    with dg.DagsterInstance.from_config(str(home)) as instance:
+        while set(instance.get_dynamic_partitions(SEED_FILES.name)) != expected:
+            assert time.monotonic() < deadline, "the seed files sensor did not register the files"
             time.sleep(2)
 
 
 def test_dagster_dev_materialises_every_asset_and_publishes(dagster_dev):
-    port, warehouse = dagster_dev
-    client = DagsterGraphQLClient("127.0.0.1", port_number=port)
-    asset_keys = [key.path for key in defs.resolve_asset_graph().get_all_asset_keys()]
-    run_id = _submit(client, asset_keys)
+    port, warehouse, home = dagster_dev
+    _wait_for_partitions(home, {path.name for path in SEEDS.glob("*.txt")})
+    asset_keys = [{"path": key.path} for key in defs.resolve_asset_graph().get_all_asset_keys()]
+    launched = _graphql(
+        port, LAUNCH_BACKFILL, {"params": {"assetSelection": asset_keys, "allPartitions": True}}
+    )
+    assert launched["launchPartitionBackfill"]["__typename"] == "LaunchBackfillSuccess", launched
+    backfill_id = launched["launchPartitionBackfill"]["backfillId"]
     deadline = time.monotonic() + RUN_SECONDS
     status = None
     while time.monotonic() < deadline:
-        status = client.get_run_status(run_id).value
-        if status in {"SUCCESS", "FAILURE", "CANCELED"}:
+        status = _graphql(port, BACKFILL_STATUS, {"id": backfill_id})["partitionBackfillOrError"].get(
+            "status"
+        )
+        if status in DONE:
             break
         time.sleep(2)
-    assert status == "SUCCESS"
+    assert status in {"COMPLETED", "COMPLETED_SUCCESS"}
     with duckdb.connect(str(warehouse / "papers.duckdb"), read_only=True) as con:
         assert con.execute("SELECT count(*) FROM papers").fetchone() == (32,)
         assert con.execute("SELECT count(*) FROM documents").fetchone() == (38,)

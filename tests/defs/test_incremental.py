@@ -1,0 +1,101 @@
+"""Per-file partitions: a new file is parsed on its own, and parallel runs give the same warehouse."""
+
+import shutil
+
+import dagster as dg
+import polars as pl
+
+from pipeline.build import run_build
+from pipeline.definitions import build_definitions
+from pipeline.defs.automation import build_tables, contiguous_blocks, ingest_files, range_tags
+from pipeline.defs.ingest import SEED_FILES
+from tests.conftest import SEEDS
+
+NEW_FILE = (
+    "NeurIPS 2025 Papers\n\n"
+    "We introduce a benchmark of handwritten chemistry notes for evaluating optical character recognition "
+    "of reaction diagrams, with expert transcriptions for every page and baselines that show current "
+    "recognisers miss most arrows and subscripts in the drawings.\n"
+)
+
+
+def _tables(warehouse):
+    return {p.stem: pl.read_parquet(p) for p in sorted((warehouse / "parquet").glob("*.parquet"))}
+
+
+def _assert_same_tables(left, right):
+    assert left.keys() == right.keys()
+    for name in left:
+        assert left[name].equals(right[name]), name
+
+
+def test_contiguous_blocks_group_runs_of_wanted_keys():
+    assert contiguous_blocks(["a", "b", "c", "d", "e"], {"a", "b", "d"}) == [("a", "b"), ("d", "d")]
+    assert contiguous_blocks(["a", "b"], set()) == []
+
+
+def test_a_new_file_is_the_only_one_parsed_again_and_equals_a_full_rebuild(seeds_copy, tmp_path):
+    warehouse = tmp_path / "incremental"
+    instance = dg.DagsterInstance.ephemeral()
+    first = run_build(seeds_copy, warehouse, instance)
+    assert first.published
+    assert first.parsed_files == sorted(p.name for p in seeds_copy.glob("*.txt"))
+    unchanged = run_build(seeds_copy, warehouse, instance)
+    assert unchanged.parsed_files == []
+    (seeds_copy / "004_new.txt").write_text(NEW_FILE, encoding="utf-8")
+    second = run_build(seeds_copy, warehouse, instance)
+    assert second.published
+    assert second.parsed_files == ["004_new.txt"]
+    full = tmp_path / "full"
+    assert run_build(seeds_copy, full).published
+    _assert_same_tables(_tables(warehouse), _tables(full))
+    assert _tables(warehouse)["papers"].height == 33
+
+
+def test_a_removed_file_leaves_the_warehouse(seeds_copy, tmp_path):
+    warehouse = tmp_path / "warehouse"
+    instance = dg.DagsterInstance.ephemeral()
+    assert run_build(seeds_copy, warehouse, instance).published
+    (seeds_copy / "002_4b23d85508f43a9c.txt").unlink()
+    assert run_build(seeds_copy, warehouse, instance).published
+    assert set(_tables(warehouse)["documents"]["source_file"]) == {"000_7beccc23ec4b2ebf.txt"}
+    assert instance.get_dynamic_partitions(SEED_FILES.name) == ["000_7beccc23ec4b2ebf.txt"]
+
+
+def multiprocess_definitions() -> dg.Definitions:
+    """Loaded again in each step's process: paths come from PAPERS_SEEDS_DIR / PAPERS_WAREHOUSE_DIR."""
+    return build_definitions(executor=dg.multiprocess_executor)
+
+
+def _job(name: str) -> dg.JobDefinition:
+    return multiprocess_definitions().resolve_job_def(name)
+
+
+def ingest_job() -> dg.JobDefinition:
+    return _job(ingest_files.name)
+
+
+def tables_job() -> dg.JobDefinition:
+    return _job(build_tables.name)
+
+
+def test_multiprocess_build_with_files_parsed_in_parallel_equals_the_single_process_build(
+    tmp_path, monkeypatch
+):
+    seeds = tmp_path / "seeds"
+    shutil.copytree(SEEDS, seeds)
+    (seeds / "004_new.txt").write_text(NEW_FILE, encoding="utf-8")
+    warehouse = tmp_path / "parallel"
+    monkeypatch.setenv("PAPERS_SEEDS_DIR", str(seeds))
+    monkeypatch.setenv("PAPERS_WAREHOUSE_DIR", str(warehouse))
+    names = sorted(p.name for p in seeds.glob("*.txt"))
+    with dg.instance_for_test() as instance:
+        instance.add_dynamic_partitions(SEED_FILES.name, names)
+        tags = range_tags(names[0], names[-1])
+        with dg.execute_job(dg.reconstructable(ingest_job), instance, tags=tags) as parsed:
+            assert parsed.success
+        with dg.execute_job(dg.reconstructable(tables_job), instance) as built:
+            assert built.success
+    single = tmp_path / "single"
+    assert run_build(seeds, single).published
+    _assert_same_tables(_tables(warehouse), _tables(single))
