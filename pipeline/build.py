@@ -49,8 +49,11 @@ def _stale_files(warehouse_dir: Path, seeds_dir: Path, names: list[str]) -> set[
     for name in names:
         stamp_path = partition_dir(warehouse_dir, seed_file.key, name) / f"{STAMP_PART}.parquet"
         stamp = pl.read_parquet(stamp_path).row(0, named=True) if stamp_path.exists() else {}
-        digest = hashlib.sha256((seeds_dir / name).read_bytes()).hexdigest()
-        if stamp.get("sha256") != digest or stamp.get("preparation_version") != version:
+        try:
+            digest = hashlib.sha256((seeds_dir / name).read_bytes()).hexdigest()
+        except OSError:
+            digest = None  # parsed again, so that the parser records why it cannot be read
+        if digest is None or stamp.get("sha256") != digest or stamp.get("preparation_version") != version:
             stale.add(name)
     return stale
 
