@@ -1,5 +1,8 @@
 """Extract: entities, abbreviations, links and results from each paper's clean abstract."""
 
+import os
+import time
+
 import dagster as dg
 import polars as pl
 
@@ -46,7 +49,17 @@ def _mention_summary(mentions: pl.DataFrame, entities: pl.DataFrame) -> dict:
 )
 def extract_entities(context: dg.AssetExecutionContext, canonical_papers: pl.DataFrame):
     """Find abbreviations, proposed and referenced entities, links and numeric results in every paper."""
-    extraction = extract_all(canonical_papers.select("paper_id", "abstract_clean"))
+    started = time.perf_counter()
+
+    def log_progress(done: int, total: int) -> None:
+        rate = done / max(time.perf_counter() - started, 1e-9)
+        context.log.info(f"extracted {done:,}/{total:,} papers ({rate:,.0f} papers/s)")
+
+    extraction = extract_all(
+        canonical_papers.select("paper_id", "abstract_clean"),
+        workers=os.cpu_count() or 1,
+        progress=log_progress,
+    )
     summary = _mention_summary(extraction.mentions, extraction.entities)
     context.log.info(
         f"{canonical_papers.height} papers: {extraction.mentions.height} mentions, "

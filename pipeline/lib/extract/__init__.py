@@ -7,6 +7,7 @@ papers into chunks and run them in worker processes; the catalog is built once a
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
@@ -105,10 +106,13 @@ def _extract_chunk(rows: list[tuple[str, str]]) -> tuple[list[tuple], list[tuple
     return mentions, abbreviations, links, results
 
 
-def extract_all(papers: pl.DataFrame, workers: int = 1) -> Extraction:
+def extract_all(
+    papers: pl.DataFrame, workers: int = 1, progress: Callable[[int, int], None] | None = None
+) -> Extraction:
     """Extract everything from papers (columns paper_id, abstract_clean).
 
     workers > 1 runs chunks of CHUNK_SIZE papers in that many processes; the output is the same.
+    `progress(done, total)` is called after each chunk.
     """
     rows = list(
         zip(papers["paper_id"].to_list(), papers["abstract_clean"].fill_null("").to_list(), strict=True)
@@ -117,9 +121,9 @@ def extract_all(papers: pl.DataFrame, workers: int = 1) -> Extraction:
     if workers > 1 and len(chunks) > 1:
         # Spawned, not forked: a fork of a process whose polars thread pool is running can deadlock.
         with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
-            parts = list(pool.map(_extract_chunk, chunks))
+            parts = _with_progress(pool.map(_extract_chunk, chunks), chunks, progress)
     else:
-        parts = [_extract_chunk(chunk) for chunk in chunks]
+        parts = _with_progress(map(_extract_chunk, chunks), chunks, progress)
 
     def frame(index: int, schema: dict[str, pl.DataType]) -> pl.DataFrame:
         data = [row for part in parts for row in part[index]]
@@ -136,6 +140,17 @@ def extract_all(papers: pl.DataFrame, workers: int = 1) -> Extraction:
         results=TABLES["results"].conform(frame(3, _RESULT_SCHEMA)),
         paper_annotations=_paper_annotations(papers.select("paper_id"), mentions, links),
     )
+
+
+def _with_progress(parts: Iterable, chunks: list[list], progress: Callable[[int, int], None] | None) -> list:
+    total = sum(len(chunk) for chunk in chunks)
+    collected, done = [], 0
+    for part, chunk in zip(parts, chunks, strict=True):
+        collected.append(part)
+        done += len(chunk)
+        if progress:
+            progress(done, total)
+    return collected
 
 
 def _paper_annotations(paper_ids: pl.DataFrame, mentions: pl.DataFrame, links: pl.DataFrame) -> pl.DataFrame:
