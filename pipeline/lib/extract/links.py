@@ -80,26 +80,7 @@ _HINTS = (
     ".dev",
     ".app",
     ".site",
-    *(
-        f".{tld}/"
-        for tld in (
-            "com",
-            "org",
-            "net",
-            "edu",
-            "gov",
-            "ai",
-            "dev",
-            "me",
-            "info",
-            "cc",
-            "cn",
-            "uk",
-            "de",
-            "fr",
-            "jp",
-        )
-    ),
+    *(f".{tld}/" for tld in _BARE_TLDS),
 )
 _TRAILING_PUNCTUATION = ".,;:!?*'\"’”"
 _SCHEME = re.compile(r"^(?:https?|ftp)://", re.IGNORECASE)
