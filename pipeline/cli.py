@@ -1,26 +1,47 @@
-"""The `papers` command: build the warehouse (and, later, search and inspect it)."""
+"""The `papers` command: build the warehouse, then search and inspect it."""
 
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
-import dagster as dg
+import duckdb
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
-from pipeline.lib import config
+from pipeline.lib import config, overview
+from pipeline.lib import search as full_text
+from pipeline.lib.publish import DATABASE_NAME
 
 app = typer.Typer(help="Build and explore the paper warehouse.", no_args_is_help=True, add_completion=False)
 console = Console(stderr=True)
+
+WarehouseOption = Annotated[
+    Path | None, typer.Option(help="Warehouse directory (default: $PAPERS_WAREHOUSE_DIR or warehouse/).")
+]
+ENTITY_STYLES = {
+    "method": "cyan",
+    "model": "magenta",
+    "dataset": "green",
+    "metric": "yellow",
+    "task": "blue",
+}
+PROPOSED_STYLE = "bold underline"
 
 
 @app.callback()
 def main() -> None:
     """Build and explore the paper warehouse."""
+
+
+def _fail(command: str, reason: str, code: int = 1) -> NoReturn:
+    print(f"papers {command}: {' '.join(reason.split())}", file=sys.stderr)
+    raise typer.Exit(code)
 
 
 @app.command()
@@ -34,6 +55,9 @@ def build(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show Dagster's log on stderr.")] = False,
 ) -> None:
     """Parse, deduplicate, extract, validate and publish the warehouse."""
+    # Imported here so that search, stats and show start without loading Dagster.
+    import dagster as dg
+
     from pipeline.build import run_build
 
     seeds_dir = config.seeds_dir(seeds)
@@ -54,3 +78,189 @@ def build(
     for name, count in outcome.row_counts.items():
         summary.add_row(name, f"{count:,}")
     console.print(summary)
+
+
+def _stdout() -> Console:
+    """Results go to stdout. Made per command so that NO_COLOR, FORCE_COLOR and COLUMNS are read when
+    it runs; `highlight=False` keeps rich from colouring numbers inside abstracts."""
+    return Console(highlight=False)
+
+
+def _connect(command: str, warehouse: Path | None) -> duckdb.DuckDBPyConnection:
+    database = config.warehouse_dir(warehouse) / DATABASE_NAME
+    if not database.is_file():
+        _fail(command, f"no warehouse at {database}; run `papers build` first")
+    return duckdb.connect(str(database), read_only=True)
+
+
+def _highlighted(text: str, words: set[str]) -> Text:
+    """The snippet with every word that matched the query in bold yellow."""
+    rendered = Text(text)
+    if words:
+        alternatives = "|".join(re.escape(word) for word in sorted(words, key=len, reverse=True))
+        rendered.highlight_regex(rf"(?i)(?<!\w)({alternatives})(?!\w)", style="bold yellow")
+    return rendered
+
+
+@app.command("search")
+def search_command(
+    query: Annotated[str, typer.Argument(help="Words to look for, e.g. 'mesh compression'.")],
+    limit: Annotated[
+        int, typer.Option("--limit", "-n", min=1, help="Most papers to list.")
+    ] = full_text.DEFAULT_LIMIT,
+    warehouse: WarehouseOption = None,
+) -> None:
+    """Rank the papers by BM25 full-text relevance to QUERY."""
+    out = _stdout()
+    with _connect("search", warehouse) as con:
+        try:
+            hits = full_text.search(con, query, limit)
+        except full_text.SearchUnavailable as error:
+            _fail("search", str(error))
+        if not hits:
+            out.print(f"No paper matches {query!r}.")
+            return
+        words = full_text.matching_words(con, query)
+        venues = dict(
+            con.execute(
+                "SELECT paper_id, concat_ws(' ', venue, year) FROM papers WHERE list_contains(?, paper_id)",
+                [[hit.paper_id for hit in hits]],
+            ).fetchall()
+        )
+    table = Table(title=f"Papers matching {query!r}", show_lines=True)
+    table.add_column("#", justify="right")
+    table.add_column("paper_id", no_wrap=True, style="bold")
+    table.add_column("score", justify="right")
+    table.add_column("venue", no_wrap=True)
+    table.add_column("snippet")
+    for rank, hit in enumerate(hits, start=1):
+        table.add_row(
+            str(rank),
+            hit.paper_id,
+            f"{hit.score:.2f}",
+            venues.get(hit.paper_id, ""),
+            _highlighted(hit.snippet, words),
+        )
+    out.print(table)
+
+
+def _name_count_table(title: str, header: str, rows: list[tuple[str, int]], style: str) -> Table:
+    table = Table(title=title)
+    table.add_column(header, style=style)
+    table.add_column("papers", justify="right")
+    for name, papers in rows:
+        table.add_row(name, f"{papers:,}")
+    if not rows:
+        table.add_row("(none)", "")
+    return table
+
+
+@app.command()
+def stats(
+    top: Annotated[int, typer.Option("--top", "-n", min=1, help="Rows in each top list.")] = overview.TOP,
+    warehouse: WarehouseOption = None,
+) -> None:
+    """Summarise the warehouse: counts, entities by type, top methods, datasets and metrics."""
+    out = _stdout()
+    with _connect("stats", warehouse) as con:
+        counts = overview.counts(con)
+        by_type = overview.entities_by_type(con)
+        proposed = overview.top_proposed(con, top)
+        datasets = overview.top_entities(con, "dataset", top)
+        metrics = overview.top_entities(con, "metric", top)
+    totals = Table(title="Warehouse")
+    totals.add_column("what")
+    totals.add_column("rows", justify="right")
+    for name, value in (
+        ("papers", counts.papers),
+        ("documents", counts.documents),
+        ("duplicates merged", counts.duplicates),
+        ("  exact", counts.exact_duplicates),
+        ("  near", counts.near_duplicates),
+        ("rejects", counts.rejects),
+        ("entities", counts.entities),
+        ("mentions", counts.mentions),
+    ):
+        totals.add_row(name, f"{value:,}")
+    types = Table(title="Entities by type")
+    types.add_column("type")
+    types.add_column("entities", justify="right")
+    types.add_column("mentions", justify="right")
+    for entity_type, entities, mentions in by_type:
+        types.add_row(Text(entity_type, style=ENTITY_STYLES[entity_type]), f"{entities:,}", f"{mentions:,}")
+    out.print(totals)
+    out.print(types)
+    out.print(
+        _name_count_table("Top proposed methods", "proposed", proposed, "bold " + ENTITY_STYLES["method"])
+    )
+    out.print(_name_count_table("Top datasets", "dataset", datasets, ENTITY_STYLES["dataset"]))
+    out.print(_name_count_table("Top metrics", "metric", metrics, ENTITY_STYLES["metric"]))
+
+
+def _resolve_paper_id(con: duckdb.DuckDBPyConnection, paper_id: str) -> str:
+    """The paper id, also from a unique prefix of it."""
+    matches = [
+        row[0]
+        for row in con.execute(
+            "SELECT paper_id FROM papers WHERE starts_with(paper_id, ?) ORDER BY paper_id LIMIT 6", [paper_id]
+        ).fetchall()
+    ]
+    if paper_id in matches:
+        return paper_id
+    if not matches:
+        _fail("show", f"no paper {paper_id!r} in the warehouse")
+    if len(matches) > 1:
+        _fail("show", f"{paper_id!r} is the start of several paper ids: {', '.join(matches[:5])}")
+    return matches[0]
+
+
+@app.command()
+def show(
+    paper_id: Annotated[str, typer.Argument(help="A paper id (or a unique start of one).")],
+    warehouse: WarehouseOption = None,
+) -> None:
+    """Print one paper's clean abstract with its entities highlighted."""
+    out = _stdout()
+    with _connect("show", warehouse) as con:
+        paper_id = _resolve_paper_id(con, paper_id)
+        venue, year, abstract_clean, n_documents, source_files, proposed, code_url = con.execute(
+            "SELECT venue, year, abstract_clean, n_documents, source_files, proposed_methods, code_url "
+            "FROM papers WHERE paper_id = ?",
+            [paper_id],
+        ).fetchone()
+        mentions = con.execute(
+            'SELECT entity_type, text, name, start, "end", role FROM mentions WHERE paper_id = ? '
+            'ORDER BY start, "end"',
+            [paper_id],
+        ).fetchall()
+    abstract = Text(abstract_clean)
+    for entity_type, _, _, start, end, role in mentions:
+        style = ENTITY_STYLES.get(entity_type, "")
+        abstract.stylize(f"{style} {PROPOSED_STYLE}" if role == "proposed" else style, start, end)
+    out.print(Text(paper_id, style="bold"), Text(f"  {venue or ''} {year or ''}".rstrip()))
+    out.print(f"{n_documents} occurrence(s) in {', '.join(source_files)}")
+    if proposed:
+        out.print("Proposes: " + ", ".join(proposed))
+    if code_url:
+        out.print(f"Code: {code_url}")
+    out.print()
+    out.print(abstract)
+    out.print()
+    legend = Text("Entities: ")
+    for entity_type, style in ENTITY_STYLES.items():
+        legend.append(entity_type, style=style).append("  ")
+    legend.append("proposed", style=PROPOSED_STYLE)
+    out.print(legend)
+    if mentions:
+        table = Table(title=f"{len(mentions)} mentions")
+        for header in ("type", "text", "name", "span", "role"):
+            table.add_column(header)
+        for entity_type, text, name, start, end, role in mentions:
+            table.add_row(
+                Text(entity_type, style=ENTITY_STYLES.get(entity_type, "")),
+                text,
+                name,
+                f"{start}-{end}",
+                role,
+            )
+        out.print(table)

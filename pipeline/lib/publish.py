@@ -24,6 +24,7 @@ import pyarrow.parquet as pq
 from filelock import FileLock, Timeout
 
 from pipeline.lib.schema import SCHEMA_VERSION, TABLES, Table
+from pipeline.lib.search import create_search_index
 
 DATABASE_NAME = "papers.duckdb"
 PARQUET_DIR = "parquet"
@@ -81,6 +82,7 @@ def write_database(path: Path, parquet_paths: Mapping[str, Path]) -> None:
             con.execute(f"COMMENT ON TABLE {name} IS {_sql_literal(table.description)}")
             for column in table.columns:
                 con.execute(f'COMMENT ON COLUMN {name}."{column.name}" IS {_sql_literal(column.description)}')
+        create_search_index(con)
         con.execute("CHECKPOINT")
     finally:
         con.close()

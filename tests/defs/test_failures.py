@@ -50,7 +50,7 @@ def test_duplicate_paper_id_fails_the_blocking_check_and_nothing_is_published(go
 def test_exception_in_extraction_leaves_previous_warehouse_queryable(good_warehouse, monkeypatch):
     before = _fingerprint(good_warehouse)
 
-    def broken_extraction(papers):
+    def broken_extraction(papers, **options):
         raise RuntimeError("injected fault in extraction")
 
     monkeypatch.setattr(pipeline.defs.extract, "extract_all", broken_extraction)

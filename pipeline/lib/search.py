@@ -1,0 +1,315 @@
+"""Full-text search over the papers: a BM25 index built at publish time and the `search_papers` macro.
+
+DuckDB's fts extension builds the index. It is LOADed from the duckdb-extension-fts package, never
+INSTALLed, because installing downloads it and a fresh offline machine has no network. The
+`search_papers` table macro then scores with plain SQL over the index tables, looking each query word
+up in a vocabulary stemmed at build time (every word form in the papers and its regular inflections),
+so any DuckDB client can search the database without the extension. A query word outside the
+vocabulary is matched unstemmed.
+
+When the extension cannot be loaded the build still publishes, and `search_papers` raises an error
+saying why search is unavailable.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+
+MACRO = "search_papers"
+SOURCE_TABLE = "papers"
+ID_COLUMN = "paper_id"
+SNIPPET_COLUMN = "abstract_clean"
+# Titles are indexed when the papers table has them; the seed format has none yet.
+TEXT_COLUMNS = ("title", "abstract_clean")
+INDEX_SCHEMA = f"fts_main_{SOURCE_TABLE}"
+STEMMER = "porter"
+DEFAULT_LIMIT = 10
+SNIPPET_CHARS = 200
+SNIPPET_LEAD_CHARS = 60
+UNAVAILABLE = "full-text search is unavailable"
+# The characters the fts extension's default tokenizer (its `ignore` pattern) treats as separators.
+TOKEN_SEPARATORS = "0-9!@#$%^&*()_+={}\\[\\]:;<>,.?~\\\\/\\|''\"`-"
+FTS_PACKAGE = "duckdb-extension-fts"
+MACRO_DESCRIPTION = (
+    f"{MACRO}(query_string, max_results := {DEFAULT_LIMIT}): the papers best matching the query by BM25 "
+    "over abstract_clean (and title when present), best first, as paper_id, score and snippet."
+)
+
+# The fts extension's own tables plus the vocabulary added here; every column is commented so
+# duckdb_columns() documents the whole database.
+INDEX_TABLES: dict[str, tuple[str, dict[str, str]]] = {
+    "docs": (
+        "One row per indexed paper (BM25 index of the fts extension).",
+        {
+            "docid": "Internal document number of the index.",
+            "name": "The paper (papers.paper_id).",
+            "len": "Indexed terms in the paper, stopwords excluded.",
+        },
+    ),
+    "terms": (
+        "One row per indexed term occurrence (BM25 index of the fts extension).",
+        {
+            "docid": "The document (docs.docid).",
+            "fieldid": "The indexed column (fields.fieldid).",
+            "termid": "The stemmed term (dict.termid).",
+        },
+    ),
+    "dict": (
+        "The stemmed terms of the index with their document frequency.",
+        {
+            "termid": "Internal term number.",
+            "term": "Stemmed, lower-cased, accent-free term.",
+            "df": "Papers containing the term.",
+        },
+    ),
+    "stats": (
+        "Corpus statistics used by BM25.",
+        {"num_docs": "Indexed papers.", "avgdl": "Mean indexed terms per paper."},
+    ),
+    "fields": (
+        "The columns of papers that are indexed.",
+        {"fieldid": "Internal column number.", "field": "Column name in papers."},
+    ),
+    "stopwords": ("English stopwords left out of the index.", {"sw": "A stopword."}),
+    "vocabulary": (
+        "Word forms of the papers and their regular inflections with their stems, so a query is stemmed "
+        "without the extension.",
+        {"token": "A lower-cased, accent-free word form.", "term": "Its stem (dict.term)."},
+    ),
+}
+
+
+class SearchUnavailable(RuntimeError):
+    """Search cannot run; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    paper_id: str
+    score: float
+    snippet: str
+
+
+def _sql_literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def fts_extension_path() -> Path:
+    """The fts extension binary shipped by duckdb-extension-fts for the installed duckdb."""
+    wanted = f"pip install {FTS_PACKAGE}=={duckdb.__version__}"
+    spec = importlib.util.find_spec("duckdb_extension_fts")
+    if spec is None or spec.origin is None:
+        raise SearchUnavailable(f"the Python package {FTS_PACKAGE} is not installed ({wanted})")
+    path = Path(spec.origin).parent / "extensions" / f"v{duckdb.__version__}" / "fts.duckdb_extension"
+    if not path.is_file():
+        raise SearchUnavailable(
+            f"{FTS_PACKAGE} has no fts extension for duckdb {duckdb.__version__} (no {path}; {wanted})"
+        )
+    return path
+
+
+def load_fts(con: duckdb.DuckDBPyConnection) -> None:
+    """LOAD the fts extension from its package; never download it."""
+    con.execute("SET autoinstall_known_extensions = false")
+    path = fts_extension_path()
+    try:
+        con.execute(f"LOAD {_sql_literal(str(path))}")
+    except duckdb.Error as error:
+        raise SearchUnavailable(f"DuckDB could not load the fts extension {path}: {error}") from error
+
+
+def _indexed_columns(con: duckdb.DuckDBPyConnection) -> list[str]:
+    try:
+        # Not duckdb_columns(): its first call takes over a second.
+        present = {column[0] for column in con.execute(f"SELECT * FROM {SOURCE_TABLE} LIMIT 0").description}
+    except duckdb.CatalogException:
+        return []
+    return [name for name in TEXT_COLUMNS if name in present]
+
+
+def _create_unavailable_macro(con: duckdb.DuckDBPyConnection, reason: str) -> None:
+    message = f"{UNAVAILABLE}: {reason}"
+    con.execute(
+        f"CREATE OR REPLACE MACRO {MACRO}(query_string, max_results := {DEFAULT_LIMIT}) AS TABLE "
+        f"SELECT error({_sql_literal(message)})::VARCHAR AS {ID_COLUMN}, "
+        "NULL::DOUBLE AS score, NULL::VARCHAR AS snippet"
+    )
+    con.execute(f"COMMENT ON MACRO TABLE {MACRO} IS {_sql_literal(message)}")
+
+
+# The words of the papers, and every indexed stem (and, for stems ending in 'i', the 'y' form)
+# extended by common English suffixes; each form whose stem is an indexed term is kept, so a query
+# for "meshes" or "compressing" finds "mesh" and "compression" without stemming at query time.
+_VOCABULARY_SQL = """
+CREATE TABLE {schema}.vocabulary AS
+WITH words AS (SELECT DISTINCT token FROM ({words}) WHERE token <> ''),
+bases AS (
+    SELECT term AS base FROM {schema}.dict
+    UNION SELECT regexp_replace(term, 'i$', 'y') FROM {schema}.dict
+),
+suffixes AS (
+    SELECT unnest([
+        '', 'e', 's', 'es', 'ed', 'd', 'ing', 'er', 'ers', 'ion', 'ions', 'ation', 'ations', 'al',
+        'ally', 'ly', 'ity', 'ities', 'ive', 'ness', 'ment', 'ments', 'able', 'ism', 'ist', 'ists'
+    ]) AS suffix
+),
+forms AS (
+    SELECT token FROM words
+    UNION SELECT base || suffix FROM bases, suffixes
+)
+SELECT forms.token, dict.term
+FROM forms JOIN {schema}.dict AS dict ON dict.term = stem(forms.token, {stemmer})
+ORDER BY forms.token
+"""
+
+# The indexed terms a query asks for: each word stemmed through the vocabulary, or as it is.
+_QUERY_TERMS_SQL = """
+CREATE OR REPLACE MACRO {schema}.query_terms(query_string) AS TABLE
+WITH query_tokens AS (
+    SELECT DISTINCT token FROM (SELECT unnest({schema}.tokenize(query_string)) AS token) WHERE token <> ''
+)
+SELECT DISTINCT dict.termid, dict.term, dict.df
+FROM query_tokens
+LEFT JOIN {schema}.vocabulary AS vocabulary USING (token)
+JOIN {schema}.dict AS dict ON dict.term = coalesce(vocabulary.term, query_tokens.token)
+"""
+
+# BM25 exactly as the extension's match_bm25 computes it (k = 1.2, b = 0.75, any query word may
+# match). The snippet is a window of the clean abstract around the first word that matched.
+_SEARCH_MACRO_SQL = """
+CREATE OR REPLACE MACRO {macro}(query_string, max_results := {limit}) AS TABLE
+WITH query_terms AS (SELECT * FROM {schema}.query_terms(query_string)),
+term_frequencies AS (
+    SELECT terms.docid, terms.termid, count(*) AS tf
+    FROM {schema}.terms AS terms
+    WHERE terms.termid IN (SELECT termid FROM query_terms)
+    GROUP BY terms.docid, terms.termid
+),
+scores AS (
+    SELECT docs.name AS paper_id, sum(
+        log((stats.num_docs - query_terms.df + 0.5) / (query_terms.df + 0.5) + 1)
+        * tf * (1.2 + 1) / (tf + 1.2 * (1 - 0.75 + 0.75 * docs.len / stats.avgdl))
+    ) AS score
+    FROM term_frequencies
+    JOIN query_terms USING (termid)
+    JOIN {schema}.docs AS docs USING (docid)
+    CROSS JOIN {schema}.stats AS stats
+    GROUP BY docs.name
+),
+ranked AS (
+    SELECT paper_id, score FROM scores ORDER BY score DESC, paper_id LIMIT max_results
+),
+-- The tokenizer's separators replaced one for one by spaces, so a word's position in that text is
+-- its position in the clean abstract.
+first_hits AS (
+    SELECT ranked.paper_id, min(nullif(strpos(
+        ' ' || regexp_replace(lower(strip_accents(source.{text})), '[\\s{separators}]', ' ', 'g') || ' ',
+        ' ' || vocabulary.token || ' '
+    ), 0)) AS position
+    FROM ranked
+    JOIN {source} AS source ON source.{id} = ranked.paper_id
+    LEFT JOIN {schema}.vocabulary AS vocabulary ON vocabulary.term IN (SELECT term FROM query_terms)
+    GROUP BY ranked.paper_id
+),
+windows AS (
+    SELECT ranked.paper_id, ranked.score, substr(source.{text}, window_start, {width}) AS body,
+        window_start > 1 AS cut_before, window_start + {width} <= length(source.{text}) AS cut_after
+    FROM ranked
+    JOIN first_hits USING (paper_id)
+    JOIN {source} AS source ON source.{id} = ranked.paper_id,
+    LATERAL (SELECT greatest(coalesce(first_hits.position, 1) - {lead}, 1) AS window_start)
+)
+-- A word cut at either edge of the window is dropped and replaced by an ellipsis.
+SELECT paper_id, score,
+    CASE WHEN cut_before THEN '…' ELSE '' END
+    || trim(CASE WHEN cut_after THEN regexp_replace(starts_whole, '\\s+\\S*$', '') ELSE starts_whole END)
+    || CASE WHEN cut_after THEN '…' ELSE '' END AS snippet
+FROM windows, LATERAL (
+    SELECT CASE WHEN cut_before THEN regexp_replace(body, '^\\S*\\s+', '') ELSE body END AS starts_whole
+)
+ORDER BY score DESC, paper_id
+"""
+
+
+def _comment_index(con: duckdb.DuckDBPyConnection) -> None:
+    con.execute(f"COMMENT ON MACRO TABLE {MACRO} IS {_sql_literal(MACRO_DESCRIPTION)}")
+    for table, (description, columns) in INDEX_TABLES.items():
+        con.execute(f"COMMENT ON TABLE {INDEX_SCHEMA}.{table} IS {_sql_literal(description)}")
+        for column, text in columns.items():
+            con.execute(f'COMMENT ON COLUMN {INDEX_SCHEMA}.{table}."{column}" IS {_sql_literal(text)}')
+
+
+def create_search_index(con: duckdb.DuckDBPyConnection) -> str | None:
+    """Index the papers table and create `search_papers`; None when built, else why search is unavailable.
+
+    Without the extension the macro is still created, and raises that reason when called.
+    """
+    columns = _indexed_columns(con)
+    if SNIPPET_COLUMN not in columns:
+        reason = f"the database has no {SOURCE_TABLE}.{SNIPPET_COLUMN} column to index"
+        _create_unavailable_macro(con, reason)
+        return reason
+    try:
+        load_fts(con)
+    except SearchUnavailable as error:
+        reason = f"{error}; then rebuild the warehouse"
+        _create_unavailable_macro(con, reason)
+        return reason
+    column_list = ", ".join(_sql_literal(c) for c in columns)
+    con.execute(
+        f"PRAGMA create_fts_index({_sql_literal(SOURCE_TABLE)}, {_sql_literal(ID_COLUMN)}, {column_list}, "
+        f"stemmer = {_sql_literal(STEMMER)}, overwrite = 1)"
+    )
+    words = " UNION ".join(
+        f"SELECT unnest({INDEX_SCHEMA}.tokenize({column})) AS token FROM {SOURCE_TABLE}" for column in columns
+    )
+    con.execute(_VOCABULARY_SQL.format(schema=INDEX_SCHEMA, words=words, stemmer=_sql_literal(STEMMER)))
+    con.execute(_QUERY_TERMS_SQL.format(schema=INDEX_SCHEMA))
+    con.execute(
+        _SEARCH_MACRO_SQL.format(
+            macro=MACRO,
+            limit=DEFAULT_LIMIT,
+            schema=INDEX_SCHEMA,
+            source=SOURCE_TABLE,
+            id=ID_COLUMN,
+            text=SNIPPET_COLUMN,
+            width=SNIPPET_CHARS,
+            lead=SNIPPET_LEAD_CHARS,
+            separators=TOKEN_SEPARATORS,
+        )
+    )
+    _comment_index(con)
+    return None
+
+
+def search(con: duckdb.DuckDBPyConnection, query: str, limit: int = DEFAULT_LIMIT) -> list[SearchHit]:
+    """The best `limit` papers for `query`, best first; raises SearchUnavailable with the reason."""
+    try:
+        rows = con.execute(f"SELECT * FROM {MACRO}(?, max_results := ?)", [query, limit]).fetchall()
+    except duckdb.CatalogException as error:
+        raise SearchUnavailable(
+            f"{UNAVAILABLE}: the database has no {MACRO} macro (it was published before search "
+            "existed); rebuild the warehouse"
+        ) from error
+    except duckdb.Error as error:
+        if UNAVAILABLE in str(error):
+            raise SearchUnavailable(str(error)[str(error).index(UNAVAILABLE) :]) from error
+        raise
+    return [SearchHit(paper_id, score, snippet) for paper_id, score, snippet in rows]
+
+
+def matching_words(con: duckdb.DuckDBPyConnection, query: str) -> set[str]:
+    """The word forms (lower-cased, accent-free) that match `query`, to highlight; empty without an index."""
+    try:
+        rows = con.execute(
+            f"SELECT DISTINCT token FROM {INDEX_SCHEMA}.vocabulary "
+            f"WHERE term IN (SELECT term FROM {INDEX_SCHEMA}.query_terms(?))",
+            [query],
+        ).fetchall()
+    except duckdb.CatalogException:
+        return set()
+    return {token for (token,) in rows}

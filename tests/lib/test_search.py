@@ -1,0 +1,176 @@
+"""Full-text search: the BM25 index, the search_papers macro, and what happens without the extension."""
+
+import duckdb
+import pytest
+
+from pipeline.lib import search
+from pipeline.lib.search import SearchUnavailable, create_search_index, matching_words
+
+PAPERS = {
+    "P-mesh": (
+        "The growing demand for 3D mesh models has fueled the need for efficient mesh compression. "
+        "We propose a neural mesh compression method based on a sparse implicit representation."
+    ),
+    "P-kv": "Existing KV cache compression methods retain important pairs to minimise storage.",
+    "P-graph": "Graph neural networks propagate messages between nodes of molecular graphs.",
+    "P-privacy": "We study online learning under local differential privacy with expert advice.",
+}
+LONG_ABSTRACT = " ".join(["Filler words about nothing in particular."] * 30 + ["Then a hypergraph appears."])
+
+
+def _papers_database(path=":memory:", papers=PAPERS, title: dict | None = None):
+    con = duckdb.connect(str(path))
+    columns = "paper_id VARCHAR, abstract_clean VARCHAR" + (", title VARCHAR" if title is not None else "")
+    con.execute(f"CREATE TABLE papers ({columns})")
+    for paper_id, text in papers.items():
+        row = [paper_id, text] + ([title.get(paper_id)] if title is not None else [])
+        con.execute(f"INSERT INTO papers VALUES ({', '.join('?' * len(row))})", row)
+    return con
+
+
+@pytest.fixture
+def indexed():
+    con = _papers_database(papers={**PAPERS, "P-long": LONG_ABSTRACT})
+    assert create_search_index(con) is None
+    yield con
+    con.close()
+
+
+def test_best_match_comes_first_with_a_snippet(indexed):
+    hits = search.search(indexed, "mesh compression")
+    assert [hit.paper_id for hit in hits] == ["P-mesh", "P-kv"]
+    assert hits[0].score > hits[1].score > 0
+    assert "mesh" in hits[0].snippet
+    assert hits[0].snippet == PAPERS["P-mesh"][: len(hits[0].snippet)]
+
+
+def test_inflected_query_words_match_their_stems(indexed):
+    assert search.search(indexed, "compressing meshes")[0].paper_id == "P-mesh"
+    assert search.search(indexed, "graph")[0].paper_id == "P-graph"
+
+
+def test_scores_equal_the_extensions_match_bm25(indexed):
+    search.load_fts(indexed)
+    for query in ("mesh compression", "compressing meshes", "graph neural networks", "privacy experts"):
+        ours = [(hit.paper_id, round(hit.score, 9)) for hit in search.search(indexed, query, limit=100)]
+        reference = indexed.execute(
+            "SELECT paper_id, round(score, 9) FROM (SELECT paper_id, "
+            "fts_main_papers.match_bm25(paper_id, ?) AS score FROM papers) "
+            "WHERE score IS NOT NULL ORDER BY score DESC, paper_id",
+            [query],
+        ).fetchall()
+        assert ours == reference, query
+
+
+def test_stopwords_unknown_words_and_empty_queries_find_nothing(indexed):
+    assert search.search(indexed, "the of and") == []
+    assert search.search(indexed, "zyzzyva") == []
+    assert search.search(indexed, "") == []
+    assert search.search(indexed, "  ?!  ") == []
+
+
+def test_limit_caps_the_hits(indexed):
+    assert len(search.search(indexed, "compression", limit=1)) == 1
+    assert len(search.search(indexed, "compression", limit=5)) == 2
+
+
+def test_snippet_is_a_window_around_the_first_match(indexed):
+    (hit,) = search.search(indexed, "hypergraphs")
+    assert hit.paper_id == "P-long"
+    assert hit.snippet.startswith("…")
+    assert hit.snippet.endswith("hypergraph appears.")
+    assert len(hit.snippet) < len(LONG_ABSTRACT)
+    assert not hit.snippet[1].isspace()
+
+
+def test_titles_are_indexed_when_the_table_has_them():
+    con = _papers_database(title={"P-graph": "Message passing for chemistry", "P-kv": "Cache eviction"})
+    assert create_search_index(con) is None
+    assert [hit.paper_id for hit in search.search(con, "chemistry")] == ["P-graph"]
+    assert [hit.paper_id for hit in search.search(con, "eviction")] == ["P-kv"]
+    fields = {row[0] for row in con.execute("SELECT field FROM fts_main_papers.fields").fetchall()}
+    assert fields == {"title", "abstract_clean"}
+
+
+def test_database_searches_without_the_extension_loaded(tmp_path):
+    path = tmp_path / "papers.duckdb"
+    with _papers_database(path) as con:
+        assert create_search_index(con) is None
+    # No autoloading either: the macro must need nothing but core DuckDB.
+    offline = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
+    with duckdb.connect(str(path), read_only=True, config=offline) as con:
+        loaded = con.execute(
+            "SELECT count(*) FROM duckdb_extensions() WHERE loaded AND extension_name = 'fts'"
+        )
+        assert loaded.fetchone() == (0,)
+        rows = con.execute(
+            "SELECT paper_id FROM search_papers('mesh compression', max_results := 1)"
+        ).fetchall()
+        assert rows == [("P-mesh",)]
+
+
+def test_every_index_column_is_commented(indexed):
+    uncommented = indexed.execute(
+        "SELECT table_name, column_name FROM duckdb_columns() "
+        "WHERE schema_name = ? AND (comment IS NULL OR comment = '')",
+        [search.INDEX_SCHEMA],
+    ).fetchall()
+    assert uncommented == []
+    macro = indexed.execute(
+        "SELECT comment FROM duckdb_functions() WHERE function_name = ? AND schema_name = 'main'",
+        [search.MACRO],
+    ).fetchone()
+    assert macro == (search.MACRO_DESCRIPTION,)
+
+
+def test_matching_words_are_the_forms_of_the_query_stems(indexed):
+    words = matching_words(indexed, "Compressing")
+    assert {"compression", "compressing"} <= words
+    assert "mesh" not in words
+    assert matching_words(duckdb.connect(), "mesh") == set()
+
+
+def test_the_extension_ships_with_the_package():
+    path = search.fts_extension_path()
+    assert path.is_file()
+    assert path.name == "fts.duckdb_extension"
+
+
+def test_without_the_extension_the_build_goes_on_and_search_says_why(monkeypatch):
+    def missing():
+        raise SearchUnavailable("the Python package duckdb-extension-fts is not installed")
+
+    monkeypatch.setattr(search, "fts_extension_path", missing)
+    con = _papers_database()
+    reason = create_search_index(con)
+    assert reason is not None and "duckdb-extension-fts is not installed" in reason
+    assert con.execute("SELECT count(*) FROM papers").fetchone() == (len(PAPERS),)
+    with pytest.raises(SearchUnavailable, match=r"^full-text search is unavailable: .*not installed"):
+        search.search(con, "mesh")
+    # The raw macro tells a DuckDB CLI user the same.
+    with pytest.raises(duckdb.Error, match="full-text search is unavailable"):
+        con.execute("SELECT * FROM search_papers('mesh')").fetchall()
+
+
+def test_an_extension_that_does_not_load_is_reported(monkeypatch, tmp_path):
+    broken = tmp_path / "fts.duckdb_extension"
+    broken.write_bytes(b"not an extension")
+    monkeypatch.setattr(search, "fts_extension_path", lambda: broken)
+    con = _papers_database()
+    reason = create_search_index(con)
+    assert reason is not None and "could not load the fts extension" in reason
+    with pytest.raises(SearchUnavailable, match="could not load"):
+        search.search(con, "mesh")
+
+
+def test_a_database_without_papers_gets_no_index():
+    con = duckdb.connect()
+    reason = create_search_index(con)
+    assert reason == "the database has no papers.abstract_clean column to index"
+    with pytest.raises(SearchUnavailable, match=r"no papers\.abstract_clean"):
+        search.search(con, "mesh")
+
+
+def test_a_database_from_before_search_asks_for_a_rebuild():
+    with pytest.raises(SearchUnavailable, match="rebuild the warehouse"):
+        search.search(_papers_database(), "mesh")
