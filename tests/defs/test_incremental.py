@@ -62,24 +62,12 @@ def test_a_removed_file_leaves_the_warehouse(seeds_copy, tmp_path):
     assert instance.get_dynamic_partitions(SEED_FILES.name) == ["000_7beccc23ec4b2ebf.txt"]
 
 
-def multiprocess_definitions() -> dg.Definitions:
+def multiprocess_ingest_job() -> dg.JobDefinition:
     """Loaded again in each step's process: paths come from PAPERS_SEEDS_DIR / PAPERS_WAREHOUSE_DIR."""
-    return build_definitions(executor=dg.multiprocess_executor)
+    return build_definitions(executor=dg.multiprocess_executor).resolve_job_def(ingest_files.name)
 
 
-def _job(name: str) -> dg.JobDefinition:
-    return multiprocess_definitions().resolve_job_def(name)
-
-
-def ingest_job() -> dg.JobDefinition:
-    return _job(ingest_files.name)
-
-
-def tables_job() -> dg.JobDefinition:
-    return _job(build_tables.name)
-
-
-def test_multiprocess_build_with_files_parsed_in_parallel_equals_the_single_process_build(
+def test_files_parsed_in_parallel_under_the_multiprocess_executor_equal_the_single_process_build(
     tmp_path, monkeypatch
 ):
     seeds = tmp_path / "seeds"
@@ -91,11 +79,15 @@ def test_multiprocess_build_with_files_parsed_in_parallel_equals_the_single_proc
     names = sorted(p.name for p in seeds.glob("*.txt"))
     with dg.instance_for_test() as instance:
         instance.add_dynamic_partitions(SEED_FILES.name, names)
+        # One run over every partition: its step runs in a process of the multiprocess executor and
+        # spreads the files over worker processes.
         tags = range_tags(names[0], names[-1])
-        with dg.execute_job(dg.reconstructable(ingest_job), instance, tags=tags) as parsed:
+        with dg.execute_job(dg.reconstructable(multiprocess_ingest_job), instance, tags=tags) as parsed:
             assert parsed.success
-        with dg.execute_job(dg.reconstructable(tables_job), instance) as built:
-            assert built.success
+        parsed_keys = {m.partition for m in parsed.asset_materializations_for_node("seed_file")}
+        assert parsed_keys == set(names)
+        tables = build_definitions().resolve_job_def(build_tables.name)
+        assert tables.execute_in_process(instance=instance).success
     single = tmp_path / "single"
     assert run_build(seeds, single).published
     _assert_same_tables(_tables(warehouse), _tables(single))
