@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import shutil
+import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,6 +18,9 @@ from pipeline.defs.ingest import SEED_FILES, STAMP_PART, seed_file
 from pipeline.defs.resources import partition_dir
 from pipeline.lib.assemble import preparation_version
 from pipeline.lib.parse import seed_paths
+
+# Told of each run before it starts: (run_id, what it does, how many steps it has).
+RunWatcher = Callable[[str, str, int], None]
 
 
 @dataclass(frozen=True)
@@ -75,6 +80,7 @@ def run_build(
     warehouse_dir: Path,
     instance: dg.DagsterInstance | None = None,
     log_level: str = "WARNING",
+    watch: RunWatcher | None = None,
 ) -> BuildOutcome:
     """Parse the files that changed (one ranged run per block of them), then build every table."""
     defs = build_definitions(str(seeds_dir), str(warehouse_dir))
@@ -84,15 +90,21 @@ def run_build(
     ordered = _sync_partitions(instance, names, warehouse_dir)
     stale = _stale_files(warehouse_dir, seeds_dir, names)
     ingest = defs.resolve_job_def(ingest_files.name)
-    for first, last in contiguous_blocks(ordered, stale):
-        parsed = ingest.execute_in_process(
-            run_config=run_config, instance=instance, tags=range_tags(first, last), raise_on_error=False
+
+    def execute(job: dg.JobDefinition, label: str, tags: dict | None = None) -> dg.ExecuteInProcessResult:
+        run_id = str(uuid.uuid4())
+        if watch:
+            watch(run_id, label, len(job.graph.node_dict))
+        return job.execute_in_process(
+            run_config=run_config, instance=instance, tags=tags, run_id=run_id, raise_on_error=False
         )
+
+    for first, last in contiguous_blocks(ordered, stale):
+        label = f"parse {first}" if first == last else f"parse {first} … {last}"
+        parsed = execute(ingest, label, range_tags(first, last))
         if not parsed.success:
             return BuildOutcome(False, _failure_reason(parsed), {}, parsed, sorted(stale))
-    result = defs.resolve_job_def(build_tables.name).execute_in_process(
-        run_config=run_config, instance=instance, raise_on_error=False
-    )
+    result = execute(defs.resolve_job_def(build_tables.name), "build tables")
     materializations = (
         {m.asset_key.to_user_string(): m for m in result.asset_materializations_for_node("warehouse")}
         if result.success

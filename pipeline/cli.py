@@ -5,12 +5,22 @@ from __future__ import annotations
 import os
 import re
 import sys
+import threading
 from pathlib import Path
 from typing import Annotated, NoReturn
 
 import duckdb
 import typer
 from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
@@ -67,8 +77,14 @@ def build(
         raise typer.Exit(2)
     # With DAGSTER_HOME set (the README's commands set it) the run shows up in `dagster dev` too.
     instance = dg.DagsterInstance.get() if os.environ.get("DAGSTER_HOME") else dg.DagsterInstance.ephemeral()
-    with instance:
-        outcome = run_build(seeds_dir, warehouse_dir, instance, log_level="DEBUG" if verbose else "CRITICAL")
+    with instance, StepProgress(instance, console) as progress:
+        outcome = run_build(
+            seeds_dir,
+            warehouse_dir,
+            instance,
+            log_level="DEBUG" if verbose else "CRITICAL",
+            watch=progress.watch,
+        )
     if not outcome.published:
         print(f"papers build: not published: {outcome.reason}", file=sys.stderr)
         raise typer.Exit(1)
@@ -78,6 +94,54 @@ def build(
     for name, count in outcome.row_counts.items():
         summary.add_row(name, f"{count:,}")
     console.print(summary)
+
+
+class StepProgress:
+    """A progress bar per Dagster run of the build, advanced as its steps succeed."""
+
+    POLL_SECONDS = 0.5
+
+    def __init__(self, instance, console: Console):
+        self._instance = instance
+        self._progress = Progress(
+            SpinnerColumn(),
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("steps"),
+            TimeElapsedColumn(),
+            console=console,
+            # Only on a terminal: in a pipe or a log, stderr carries just the one-line outcome.
+            disable=not console.is_terminal,
+        )
+        self._tasks: dict[str, TaskID] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._poll, daemon=True)
+
+    def watch(self, run_id: str, label: str, steps: int) -> None:
+        self._tasks[run_id] = self._progress.add_task(label, total=steps)
+
+    def _advance(self) -> None:
+        from dagster import DagsterEventType
+
+        for run_id, task in list(self._tasks.items()):
+            done = len(self._instance.all_logs(run_id, of_type=DagsterEventType.STEP_SUCCESS))
+            self._progress.update(task, completed=done)
+
+    def _poll(self) -> None:
+        while not self._stop.wait(self.POLL_SECONDS):
+            self._advance()
+
+    def __enter__(self) -> StepProgress:
+        self._progress.start()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+        self._advance()
+        self._progress.stop()
 
 
 def _stdout() -> Console:
