@@ -7,6 +7,7 @@ import polars as pl
 
 from pipeline.defs.metadata import frame_metadata
 from pipeline.lib.assemble import build_documents, canonical_papers, documents_table
+from pipeline.lib.dedup import summarise
 
 GROUP = "dedup"
 
@@ -36,12 +37,7 @@ def deduplicate_documents(context: dg.AssetExecutionContext, raw_documents: pl.D
     )
     documents = documents_table(matched)
     papers = canonical_papers(matched)
-    counts = dict(documents.group_by("match").len().iter_rows())
-    merged = {
-        "exact_merged": counts.get("exact", 0),
-        "near_merged": counts.get("near", 0),
-        "papers": papers.height,
-    }
+    merged = summarise(documents)
     context.log.info(f"{documents.height} documents -> {papers.height} papers ({merged})")
     yield dg.Output(documents, "documents", metadata=frame_metadata(documents, "documents", **merged))
     yield dg.Output(papers, "canonical_papers", metadata=frame_metadata(papers, "papers"))
