@@ -160,8 +160,6 @@ def timed_build(corpus: Path, warehouse: Path, instance: dg.DagsterInstance) -> 
     if not outcome.published:
         raise SystemExit(f"the build did not publish: {outcome.reason}")
     stages = _stages(instance, _run_ids(instance) - before, memory)
-    # outcome.result holds every output of the run (execute_in_process captures them); keeping it
-    # would keep the whole build's frames in memory during the next build.
     return Build(outcome.row_counts, outcome.parsed_files, wall, memory.peak(), stages)
 
 

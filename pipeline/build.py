@@ -19,8 +19,10 @@ from pipeline.defs.resources import partition_dir
 from pipeline.lib.assemble import preparation_version
 from pipeline.lib.parse import seed_paths
 
-# Told of each run before it starts: (run_id, what it does, how many steps it has).
+# Told of each run before it starts: (value of its RUN_TAG, what it does, how many steps it has).
 RunWatcher = Callable[[str, str, int], None]
+# Names a run before it starts, so that a watcher can find it: execute_job picks the run id itself.
+RUN_TAG = "papers/build_run"
 
 
 @dataclass(frozen=True)
@@ -28,11 +30,11 @@ class BuildOutcome:
     published: bool
     reason: str
     row_counts: dict[str, int]
-    result: dg.ExecuteInProcessResult
+    result: dg.ExecutionResult
     parsed_files: list[str]
 
 
-def _failure_reason(result: dg.ExecuteInProcessResult) -> str:
+def _failure_reason(result: dg.ExecutionResult) -> str:
     for evaluation in result.get_asset_check_evaluations():
         if not evaluation.passed:
             key = evaluation.asset_check_key
@@ -75,6 +77,11 @@ def _sync_partitions(instance: dg.DagsterInstance, names: list[str], warehouse_d
     return instance.get_dynamic_partitions(SEED_FILES.name)
 
 
+def resolve_job(seeds_dir: str, warehouse_dir: str, job_name: str) -> dg.JobDefinition:
+    """Module-level, so that `dg.build_reconstructable_job` can point at it."""
+    return build_definitions(seeds_dir, warehouse_dir).resolve_job_def(job_name)
+
+
 def run_build(
     seeds_dir: Path,
     warehouse_dir: Path,
@@ -83,28 +90,38 @@ def run_build(
     watch: RunWatcher | None = None,
 ) -> BuildOutcome:
     """Parse the files that changed (one ranged run per block of them), then build every table."""
-    defs = build_definitions(str(seeds_dir), str(warehouse_dir))
     instance = instance or dg.DagsterInstance.ephemeral()
     run_config = {"loggers": {"console": {"config": {"log_level": log_level}}}}
     names = [path.name for path in seed_paths(seeds_dir)]
     ordered = _sync_partitions(instance, names, warehouse_dir)
     stale = _stale_files(warehouse_dir, seeds_dir, names)
-    ingest = defs.resolve_job_def(ingest_files.name)
 
-    def execute(job: dg.JobDefinition, label: str, tags: dict | None = None) -> dg.ExecuteInProcessResult:
-        run_id = str(uuid.uuid4())
-        if watch:
-            watch(run_id, label, len(job.graph.node_dict))
-        return job.execute_in_process(
-            run_config=run_config, instance=instance, tags=tags, run_id=run_id, raise_on_error=False
+    def execute(job_name: str, label: str, tags: dict | None = None) -> dg.ExecutionResult:
+        # execute_job, not execute_in_process: the latter keeps every step's output (a frame of up
+        # to millions of rows) alive until the run ends, which at a million abstracts is > 20 GB.
+        job = dg.build_reconstructable_job(
+            "pipeline.build",
+            "resolve_job",
+            reconstructable_kwargs={
+                "seeds_dir": str(seeds_dir),
+                "warehouse_dir": str(warehouse_dir),
+                "job_name": job_name,
+            },
         )
+        token = str(uuid.uuid4())
+        if watch:
+            watch(token, label, len(job.get_definition().graph.node_dict))
+        with dg.execute_job(
+            job, instance, run_config=run_config, tags={**(tags or {}), RUN_TAG: token}
+        ) as result:
+            return result
 
     for first, last in contiguous_blocks(ordered, stale):
         label = f"parse {first}" if first == last else f"parse {first} … {last}"
-        parsed = execute(ingest, label, range_tags(first, last))
+        parsed = execute(ingest_files.name, label, range_tags(first, last))
         if not parsed.success:
             return BuildOutcome(False, _failure_reason(parsed), {}, parsed, sorted(stale))
-    result = execute(defs.resolve_job_def(build_tables.name), "build tables")
+    result = execute(build_tables.name, "build tables")
     materializations = (
         {m.asset_key.to_user_string(): m for m in result.asset_materializations_for_node("warehouse")}
         if result.success

@@ -118,15 +118,19 @@ class StepProgress:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._poll, daemon=True)
 
-    def watch(self, run_id: str, label: str, steps: int) -> None:
-        self._tasks[run_id] = self._progress.add_task(label, total=steps)
+    def watch(self, token: str, label: str, steps: int) -> None:
+        self._tasks[token] = self._progress.add_task(label, total=steps)
 
     def _advance(self) -> None:
-        from dagster import DagsterEventType
+        from dagster import DagsterEventType, RunsFilter
 
-        for run_id, task in list(self._tasks.items()):
-            done = len(self._instance.all_logs(run_id, of_type=DagsterEventType.STEP_SUCCESS))
-            self._progress.update(task, completed=done)
+        from pipeline.build import RUN_TAG
+
+        for token, task in list(self._tasks.items()):
+            runs = self._instance.get_run_ids(RunsFilter(tags={RUN_TAG: token}), limit=1)
+            if runs:
+                done = len(self._instance.all_logs(runs[0], of_type=DagsterEventType.STEP_SUCCESS))
+                self._progress.update(task, completed=done)
 
     def _poll(self) -> None:
         while not self._stop.wait(self.POLL_SECONDS):
