@@ -7,8 +7,9 @@ import dagster as dg
 import polars as pl
 
 from pipeline.defs.metadata import frame_metadata, markdown_preview
+from pipeline.defs.resources import STAGING_DIR, WarehousePaths
 from pipeline.lib.assemble import papers_table
-from pipeline.lib.extract import extract_all
+from pipeline.lib.extract import extract_all, load_paper_rows, save_paper_rows
 
 GROUP = "extract"
 TOP_ENTITIES = 15
@@ -47,9 +48,16 @@ def _mention_summary(mentions: pl.DataFrame, entities: pl.DataFrame) -> dict:
     },
     ins={"canonical_papers": dg.AssetIn()},
 )
-def extract_entities(context: dg.AssetExecutionContext, canonical_papers: pl.DataFrame):
-    """Find abbreviations, proposed and referenced entities, links and numeric results in every paper."""
+def extract_entities(
+    context: dg.AssetExecutionContext, paths: WarehousePaths, canonical_papers: pl.DataFrame
+):
+    """Find abbreviations, proposed and referenced entities, links and numeric results in every paper.
+
+    Papers whose clean abstract (and the extraction code) did not change since the last run reuse
+    that run's rows, kept under the staging directory; only the catalog is built over all papers.
+    """
     started = time.perf_counter()
+    kept_rows = paths.warehouse() / STAGING_DIR / "extraction_rows"
 
     def log_progress(done: int, total: int) -> None:
         rate = done / max(time.perf_counter() - started, 1e-9)
@@ -59,15 +67,20 @@ def extract_entities(context: dg.AssetExecutionContext, canonical_papers: pl.Dat
         canonical_papers.select("paper_id", "abstract_clean"),
         workers=os.cpu_count() or 1,
         progress=log_progress,
+        previous=load_paper_rows(kept_rows),
     )
+    save_paper_rows(extraction.paper_rows, kept_rows)
     summary = _mention_summary(extraction.mentions, extraction.entities)
     context.log.info(
-        f"{canonical_papers.height} papers: {extraction.mentions.height} mentions, "
+        f"{canonical_papers.height} papers ({extraction.reused_papers} reused from the last run): "
+        f"{extraction.mentions.height} mentions, "
         f"{extraction.entities.height} entities, {extraction.results.height} results"
     )
     for name in _TABLE_DESCRIPTIONS:
         frame = getattr(extraction, name)
-        extra = summary if name == "mentions" else {}
+        extra = (
+            {**summary, "papers_reused_from_last_run": extraction.reused_papers} if name == "mentions" else {}
+        )
         yield dg.Output(frame, name, metadata=frame_metadata(frame, name, **extra))
     annotations = extraction.paper_annotations
     without = annotations.filter(pl.col("proposed_methods").list.len() == 0)

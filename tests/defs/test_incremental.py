@@ -46,6 +46,12 @@ def test_a_new_file_is_the_only_one_parsed_again_and_equals_a_full_rebuild(seeds
     second = run_build(seeds_copy, warehouse, instance)
     assert second.published
     assert second.parsed_files == ["004_new.txt"]
+    (mentions,) = [
+        m
+        for m in second.result.asset_materializations_for_node("extract_entities")
+        if m.asset_key.path == ["mentions"]
+    ]
+    assert mentions.metadata["papers_reused_from_last_run"].value == 32  # only the new paper is extracted
     full = tmp_path / "full"
     assert run_build(seeds_copy, full).published
     _assert_same_tables(_tables(warehouse), _tables(full))

@@ -2,7 +2,7 @@ import polars as pl
 import pytest
 
 import pipeline.lib.extract as extract
-from pipeline.lib.extract import extract_all
+from pipeline.lib.extract import extract_all, load_paper_rows, save_paper_rows
 from pipeline.lib.extract.catalog import entity_id, normalise_name
 from pipeline.lib.schema import TABLES
 
@@ -111,6 +111,37 @@ def test_work_split_across_processes_gives_the_same_result(papers, extraction, m
     parallel = extract_all(papers, workers=2)
     for name in ("mentions", "entities", "abbreviations", "links", "results", "paper_annotations"):
         assert getattr(parallel, name).equals(getattr(extraction, name))
+
+
+def test_rows_kept_from_an_earlier_extraction_are_reused_and_change_nothing(papers, extraction, tmp_path):
+    save_paper_rows(extraction.paper_rows, tmp_path / "rows")
+    kept = load_paper_rows(tmp_path / "rows")
+    edited = papers.with_columns(
+        pl.when(pl.col("paper_id") == "p5")
+        .then(pl.lit("We adopt Tarn-Net, a variant of KT, and report 12.5% lower perplexity."))
+        .otherwise(pl.col("abstract_clean"))
+        .alias("abstract_clean")
+    )
+    # Reversed, so that reused rows must be put back in the order of the papers given.
+    edited = pl.concat(
+        [edited.reverse(), pl.DataFrame({"paper_id": ["p7"], "abstract_clean": ["We use BERT."]})]
+    )
+    incremental = extract_all(edited, previous=kept)
+    assert incremental.reused_papers == len(ABSTRACTS) - 1  # p5 changed, p7 is new
+    full = extract_all(edited)
+    assert full.reused_papers == 0
+    for name in ("mentions", "entities", "abbreviations", "links", "results", "paper_annotations"):
+        assert getattr(incremental, name).equals(getattr(full, name)), name
+    assert incremental.results.filter(pl.col("paper_id") == "p5")["value"].to_list() == [12.5]
+
+
+def test_kept_rows_of_other_extraction_code_are_not_reused(papers, extraction, monkeypatch):
+    monkeypatch.setattr(extract, "extraction_version", lambda: "another version")
+    assert extract_all(papers, previous=extraction.paper_rows).reused_papers == 0
+
+
+def test_no_kept_rows(tmp_path):
+    assert load_paper_rows(tmp_path / "missing") is None
 
 
 def test_empty_input():

@@ -3,25 +3,37 @@ abbreviations, links and numeric results.
 
 Per-paper work is pure (rules, lexicons, compiled patterns), so ``extract_all`` can split the
 papers into chunks and run them in worker processes; the catalog is built once at the end.
+Because it is pure, a paper's rows (``PaperRows``) can be kept and reused by the next build for
+every paper whose clean abstract and extraction code are unchanged.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from functools import cache
 from multiprocessing import get_context
+from pathlib import Path
 
 import polars as pl
 
 from pipeline.lib.extract.catalog import normalise_name, resolve
 from pipeline.lib.extract.entities import extract_entities
-from pipeline.lib.extract.lexicons import load_lexicon
+from pipeline.lib.extract.lexicons import LEXICON_DIR, load_lexicon
 from pipeline.lib.extract.links import find_links
 from pipeline.lib.extract.results import MentionSpan, find_results
 from pipeline.lib.schema import TABLES
 
-__all__ = ["Extraction", "extract_all"]
+__all__ = [
+    "Extraction",
+    "PaperRows",
+    "extract_all",
+    "extraction_version",
+    "load_paper_rows",
+    "save_paper_rows",
+]
 
 # Papers per task when work is split across processes: large enough to amortise the pickling.
 CHUNK_SIZE = 2000
@@ -35,6 +47,29 @@ class Extraction:
     links: pl.DataFrame
     results: pl.DataFrame
     paper_annotations: pl.DataFrame  # paper_id, proposed_methods, code_url
+    paper_rows: PaperRows
+    reused_papers: int  # papers whose rows came from the previous build's PaperRows
+
+
+@dataclass(frozen=True)
+class PaperRows:
+    """What the per-paper stage found, before the catalog: everything a later build can reuse.
+
+    `keys` has paper_id and abstract_key (a hash of the extraction version and abstract_clean);
+    the other frames are the raw rows of each paper, in the order they were found.
+    """
+
+    keys: pl.DataFrame
+    mentions: pl.DataFrame
+    abbreviations: pl.DataFrame
+    links: pl.DataFrame
+    results: pl.DataFrame
+
+    def select(self, paper_ids: pl.DataFrame) -> PaperRows:
+        """The rows of the papers in paper_ids (a frame with a paper_id column)."""
+        return PaperRows(
+            *(getattr(self, f.name).join(paper_ids, on="paper_id", how="semi") for f in fields(self))
+        )
 
 
 _MENTION_COLUMNS = ("paper_id", "entity_type", "text", "name", "start", "end", "role", "expansion")
@@ -78,6 +113,42 @@ _RESULT_SCHEMA = {
 }
 
 
+@cache
+def extraction_version() -> str:
+    """Changes whenever extraction code or a lexicon changes, so that kept PaperRows go stale."""
+    digest = hashlib.sha256()
+    for path in sorted([*Path(__file__).parent.glob("*.py"), *LEXICON_DIR.glob("*.txt")]):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _abstract_keys(papers: pl.DataFrame) -> pl.DataFrame:
+    version = extraction_version().encode()
+    keys = [
+        hashlib.sha256(version + text.encode()).hexdigest()[:32]
+        for text in papers["abstract_clean"].fill_null("").to_list()
+    ]
+    return papers.select("paper_id", pl.Series("abstract_key", keys, dtype=pl.String))
+
+
+def save_paper_rows(rows: PaperRows, directory: Path) -> None:
+    """Written to temporary names and renamed, so that a crash leaves the previous rows or none."""
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "keys.parquet").unlink(missing_ok=True)  # written last: marks a complete set
+    for f in sorted(fields(rows), key=lambda f: f.name == "keys"):
+        tmp = directory / f".{f.name}.parquet.tmp"
+        getattr(rows, f.name).write_parquet(tmp, compression="lz4")
+        tmp.replace(directory / f"{f.name}.parquet")
+
+
+def load_paper_rows(directory: Path) -> PaperRows | None:
+    """The rows save_paper_rows wrote, or None when there are none (or they are incomplete)."""
+    if not (directory / "keys.parquet").is_file():
+        return None
+    return PaperRows(*(pl.read_parquet(directory / f"{f.name}.parquet") for f in fields(PaperRows)))
+
+
 def _extract_chunk(rows: list[tuple[str, str]]) -> tuple[list[tuple], list[tuple], list[tuple], list[tuple]]:
     """Rows of mentions, abbreviations, links and results for (paper_id, abstract_clean) pairs."""
     lexicon = load_lexicon()
@@ -107,13 +178,54 @@ def _extract_chunk(rows: list[tuple[str, str]]) -> tuple[list[tuple], list[tuple
 
 
 def extract_all(
-    papers: pl.DataFrame, workers: int = 1, progress: Callable[[int, int], None] | None = None
+    papers: pl.DataFrame,
+    workers: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+    previous: PaperRows | None = None,
 ) -> Extraction:
     """Extract everything from papers (columns paper_id, abstract_clean).
 
     workers > 1 runs chunks of CHUNK_SIZE papers in that many processes; the output is the same.
-    `progress(done, total)` is called after each chunk.
+    `progress(done, total)` is called after each chunk. With `previous` (the paper_rows of an
+    earlier Extraction) a paper whose abstract_key is unchanged is not extracted again; the
+    result equals that of extracting every paper.
     """
+    keys = _abstract_keys(papers)
+    reused = (
+        previous.select(keys.join(previous.keys, on=["paper_id", "abstract_key"], how="semi"))
+        if previous is not None
+        else None
+    )
+    todo = papers.join(reused.keys, on="paper_id", how="anti") if reused is not None else papers
+    fresh = _extract_rows(todo, workers, progress)
+    found = fresh if reused is None else PaperRows(keys, *_concat_rows(reused, fresh))
+    # Rows in paper order, each paper's rows in the order found: what a full extraction gives.
+    order = keys.select("paper_id", pl.int_range(pl.len()).alias("_order"))
+
+    def in_paper_order(frame: pl.DataFrame) -> pl.DataFrame:
+        return frame.join(order, on="paper_id").sort("_order", maintain_order=True).drop("_order")
+
+    rows = PaperRows(keys, *(in_paper_order(getattr(found, f.name)) for f in fields(found)[1:]))
+    mentions, entities = resolve(rows.mentions)
+    return Extraction(
+        mentions=TABLES["mentions"].conform(mentions),
+        entities=TABLES["entities"].conform(entities),
+        abbreviations=TABLES["abbreviations"].conform(rows.abbreviations),
+        links=TABLES["links"].conform(rows.links),
+        results=TABLES["results"].conform(rows.results),
+        paper_annotations=_paper_annotations(papers.select("paper_id"), mentions, rows.links),
+        paper_rows=rows,
+        reused_papers=0 if reused is None else reused.keys.height,
+    )
+
+
+def _concat_rows(reused: PaperRows, fresh: PaperRows) -> list[pl.DataFrame]:
+    return [pl.concat([getattr(reused, f.name), getattr(fresh, f.name)]) for f in fields(PaperRows)[1:]]
+
+
+def _extract_rows(
+    papers: pl.DataFrame, workers: int, progress: Callable[[int, int], None] | None
+) -> PaperRows:
     rows = list(
         zip(papers["paper_id"].to_list(), papers["abstract_clean"].fill_null("").to_list(), strict=True)
     )
@@ -129,16 +241,12 @@ def extract_all(
         data = [row for part in parts for row in part[index]]
         return pl.DataFrame(data, schema=schema, orient="row")
 
-    raw_mentions = frame(0, _MENTION_SCHEMA)
-    mentions, entities = resolve(raw_mentions)
-    links = frame(2, _LINK_SCHEMA)
-    return Extraction(
-        mentions=TABLES["mentions"].conform(mentions),
-        entities=TABLES["entities"].conform(entities),
-        abbreviations=TABLES["abbreviations"].conform(frame(1, _ABBREVIATION_SCHEMA)),
-        links=TABLES["links"].conform(links),
-        results=TABLES["results"].conform(frame(3, _RESULT_SCHEMA)),
-        paper_annotations=_paper_annotations(papers.select("paper_id"), mentions, links),
+    return PaperRows(
+        keys=pl.DataFrame(schema={"paper_id": pl.String, "abstract_key": pl.String}),
+        mentions=frame(0, _MENTION_SCHEMA),
+        abbreviations=frame(1, _ABBREVIATION_SCHEMA),
+        links=frame(2, _LINK_SCHEMA),
+        results=frame(3, _RESULT_SCHEMA),
     )
 
 
