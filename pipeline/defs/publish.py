@@ -5,7 +5,7 @@ import hashlib
 import dagster as dg
 import polars as pl
 
-from pipeline.defs.resources import WarehousePaths
+from pipeline.defs.resources import WarehousePaths, read_staged, staged_path
 from pipeline.lib.overview import write_overview
 from pipeline.lib.publish import publish
 from pipeline.lib.schema import TABLES
@@ -24,11 +24,17 @@ def input_fingerprint(input_files: pl.DataFrame) -> str:
 @dg.asset(
     group_name=GROUP,
     kinds={"parquet", "duckdb"},
-    ins={name: dg.AssetIn() for name in TABLES},
+    deps=list(TABLES),
 )
-def warehouse(context: dg.AssetExecutionContext, paths: WarehousePaths, **frames: pl.DataFrame):
-    """Publish every table as zstd Parquet and into papers.duckdb, swapping the release in atomically."""
-    release = publish(frames, paths.warehouse(), input_fingerprint=input_fingerprint(frames["input_files"]))
+def warehouse(context: dg.AssetExecutionContext, paths: WarehousePaths):
+    """Publish every table as zstd Parquet and into papers.duckdb, swapping the release in atomically.
+
+    The tables are read from their staged Parquet files batch by batch, never whole.
+    """
+    warehouse_dir = paths.warehouse()
+    sources = {name: staged_path(warehouse_dir, dg.AssetKey(name)) for name in TABLES}
+    fingerprint = input_fingerprint(read_staged(warehouse_dir, "input_files"))
+    release = publish(sources, warehouse_dir, input_fingerprint=fingerprint)
     overview = write_overview(release.warehouse_dir)
     validation_report = release.warehouse_dir / "reports" / "validation.html"
     context.log.info(f"published build {release.build_id} to {release.warehouse_dir}")

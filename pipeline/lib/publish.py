@@ -12,7 +12,7 @@ import json
 import os
 import shutil
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -33,6 +33,14 @@ LOCK_NAME = ".publish.lock"
 MANIFEST_NAME = "manifest.json"
 KEEP_RELEASES = 2
 LOCK_TIMEOUT_SECONDS = 600
+# Rows converted at a time when a table comes as a Parquet file: publishing never holds a table.
+BATCH_ROWS = 100_000
+DUCKDB_MEMORY_ENV = "PAPERS_DUCKDB_MEMORY_LIMIT"
+# DuckDB would take 80% of RAM; loading the tables and building the index spill to disk instead.
+DEFAULT_DUCKDB_MEMORY = "2GB"
+
+# A table to publish: a frame, or a Parquet file with its columns (read in batches).
+TableSource = pl.DataFrame | Path
 
 
 class PublishError(RuntimeError):
@@ -57,22 +65,42 @@ def _sql_literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def arrow_table(table: Table, frame: pl.DataFrame, file_metadata: Mapping[str, str]) -> pa.Table:
-    """The frame as Arrow with the declared schema, column descriptions and file key-value metadata."""
-    schema = table.arrow_schema()
-    fields = [f.with_metadata({"description": table.column(f.name).description}) for f in schema]
-    metadata = {"description": table.description, "table": table.name, **file_metadata}
-    schema = pa.schema(fields, metadata=metadata)
-    return table.conform(frame).to_arrow().cast(schema)
+def arrow_schema(table: Table, file_metadata: Mapping[str, str]) -> pa.Schema:
+    """The declared schema with column descriptions and file key-value metadata."""
+    fields = [
+        f.with_metadata({"description": table.column(f.name).description}) for f in table.arrow_schema()
+    ]
+    return pa.schema(
+        fields, metadata={"description": table.description, "table": table.name, **file_metadata}
+    )
 
 
-def write_parquet(table: Table, frame: pl.DataFrame, path: Path, file_metadata: Mapping[str, str]) -> None:
-    pq.write_table(arrow_table(table, frame, file_metadata), path, compression="zstd")
+def _batches(table: Table, source: TableSource, schema: pa.Schema) -> Iterator[pa.RecordBatch]:
+    frames = (
+        [source]
+        if isinstance(source, pl.DataFrame)
+        else (pl.from_arrow(b) for b in pq.ParquetFile(source).iter_batches(batch_size=BATCH_ROWS))
+    )
+    for frame in frames:
+        yield from table.conform(frame).to_arrow().cast(schema).to_batches()
+
+
+def write_parquet(table: Table, source: TableSource, path: Path, file_metadata: Mapping[str, str]) -> int:
+    """Write the table as zstd Parquet with the declared schema; returns its number of rows."""
+    schema = arrow_schema(table, file_metadata)
+    rows = 0
+    with pq.ParquetWriter(path, schema, compression="zstd") as writer:
+        for batch in _batches(table, source, schema):
+            writer.write_batch(batch)
+            rows += batch.num_rows
+    return rows
 
 
 def write_database(path: Path, parquet_paths: Mapping[str, Path]) -> None:
     """Copy every table into a native DuckDB table (no paths to resolve later) with comments."""
-    con = duckdb.connect(str(path))
+    con = duckdb.connect(
+        str(path), config={"memory_limit": os.environ.get(DUCKDB_MEMORY_ENV, DEFAULT_DUCKDB_MEMORY)}
+    )
     try:
         for name, parquet_path in parquet_paths.items():
             table = TABLES[name]
@@ -110,13 +138,16 @@ def new_build_id(fingerprint: str) -> str:
 
 
 def publish(
-    tables: Mapping[str, pl.DataFrame],
+    tables: Mapping[str, TableSource],
     warehouse_dir: Path,
     *,
     input_fingerprint: str,
     extra_manifest: Mapping[str, object] | None = None,
 ) -> Release:
-    """Write a complete release and swap it in; the previous release stays intact on any failure."""
+    """Write a complete release and swap it in; the previous release stays intact on any failure.
+
+    A table given as a Parquet file is converted batch by batch, so that memory stays bounded.
+    """
     unknown = set(tables) - set(TABLES)
     if unknown:
         raise PublishError(f"no schema for tables {sorted(unknown)}")
@@ -142,13 +173,12 @@ def publish(
             "built_at": built_at,
             "input_fingerprint": input_fingerprint,
         }
-        parquet_paths = {}
-        for name, frame in tables.items():
+        parquet_paths, row_counts = {}, {}
+        for name, source in tables.items():
             parquet_paths[name] = staging_dir / PARQUET_DIR / f"{name}.parquet"
-            write_parquet(TABLES[name], frame, parquet_paths[name], file_metadata)
+            row_counts[name] = write_parquet(TABLES[name], source, parquet_paths[name], file_metadata)
         staging_db = staging_dir / DATABASE_NAME
         write_database(staging_db, parquet_paths)
-        row_counts = {name: frame.height for name, frame in tables.items()}
         manifest = {**file_metadata, "row_counts": row_counts, **(extra_manifest or {})}
         (staging_dir / MANIFEST_NAME).write_text(json.dumps(manifest, indent=2, default=str) + "\n")
         staging_dir.rename(release_dir)
