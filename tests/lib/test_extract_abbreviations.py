@@ -85,3 +85,23 @@ def test_a_long_form_must_not_start_with_a_function_word():
 def test_each_short_form_is_defined_once():
     text = "knowledge graph (KG) methods; later the KG (knowledge graph) again."
     assert pairs(text) == [("KG", "knowledge graph")]
+
+
+def test_a_word_spelled_in_the_short_form_may_end_a_word_of_the_long_form():
+    assert pairs("A multi-view querying Transformer (MVQ-Former) aggregates views.") == [
+        ("MVQ-Former", "multi-view querying Transformer")
+    ]
+
+
+def test_a_word_spelled_in_the_short_form_must_still_be_in_the_long_form():
+    assert pairs("We run art attacks (AutoAttack) here.") == []
+
+
+def test_a_two_word_short_form_keeps_its_first_word():
+    assert pairs("It adds contrastive Imitation Learning (contrastive IL) modules.") == [
+        ("contrastive IL", "contrastive Imitation Learning")
+    ]
+
+
+def test_a_two_word_remark_in_parentheses_is_no_short_form():
+    assert pairs("as the results show (see Figure Three) for the tasks") == []

@@ -176,3 +176,65 @@ def test_a_plain_phrase_measured_by_is_not_a_metric():
 
 def test_random_forests_are_a_known_method():
     assert found("We reconstruct the data used to train a random forest.")["random forest"][0] == "method"
+
+
+def test_a_coined_subject_after_an_unnamed_proposal_is_proposed():
+    names = found(
+        "We propose an adaptive prompting approach for shifting tasks. TarnPrompt groups prompts by "
+        "similarity, and TarnPrompt beats fixed prompts by 4.1%."
+    )
+    assert names["TarnPrompt"] == ("method", "proposed")
+
+
+def test_a_coined_subject_without_any_proposal_is_not_proposed():
+    names = found("Prompting matters for shifting tasks. TarnPrompt groups prompts, and TarnPrompt is fast.")
+    assert names["TarnPrompt"][1] == "referenced"
+
+
+def test_a_coined_name_written_once_after_an_unnamed_proposal_is_not_proposed_by_that_alone():
+    names = found("We propose an adaptive prompting approach for shifting tasks. TarnPrompt is a baseline.")
+    assert names["TarnPrompt"][1] == "referenced"
+
+
+def test_the_module_we_call_a_name_is_proposed():
+    names = found(
+        "We propose an architecture with learned gates. We call this module a gated counting unit (GCU), "
+        "by analogy to hardware."
+    )
+    assert names["GCU"] == ("method", "proposed")
+
+
+def test_what_the_contributions_are_is_proposed():
+    names = found(
+        "Our main contributions are the tuned Sliding Tarn Search (STS) algorithm and the tuning free "
+        "tarn-over-tarn (TOT) framework, both with low regret."
+    )
+    assert names["STS"][1] == "proposed"
+    assert names["TOT"] == ("method", "proposed")
+
+
+def test_the_contribution_of_others_is_not_proposed():
+    names = found("The main contribution of Tarn et al. is the Sliding Tarn Search (STS) algorithm.")
+    assert names.get("STS", ("method", "referenced"))[1] == "referenced"
+
+
+def test_a_long_subject_of_a_passive_proposal_verb_is_proposed():
+    names = found(
+        "An effective and efficient multi-view querying transformer (MVQ-Tarn) for aggregating "
+        "representative semantic information is introduced."
+    )
+    assert names["MVQ-Tarn"][1] == "proposed"
+
+
+def test_a_past_passive_names_earlier_work():
+    names = found("The TarnNet model was introduced for aggregating semantic information in 2019.")
+    assert names["TarnNet"][1] == "referenced"
+
+
+def test_a_greek_letter_joined_to_a_word_is_a_name():
+    names = found("In this work, we present Σ-tarn, an imitation learning agent. Σ-tarn is fast.")
+    assert names["Σ-tarn"] == ("method", "proposed")
+
+
+def test_greek_letters_of_the_math_are_not_names():
+    assert found("The bound is Ω(k) and Δ-approximations hold for all inputs.") == {}

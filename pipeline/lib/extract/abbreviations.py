@@ -44,7 +44,8 @@ _SPELLED_WORD = re.compile(r"[A-Z][a-z]{3,}")
 
 def _is_short_form(candidate: str) -> bool:
     """Does the text inside a parenthesis look like an abbreviation rather than a remark?"""
-    if not 2 <= len(candidate) <= 12 or not _SHORT_FORM.fullmatch(candidate):
+    # Two words may be longer: 'contrastive IL' for 'contrastive Imitation Learning'.
+    if not 2 <= len(candidate) <= (16 if " " in candidate else 12) or not _SHORT_FORM.fullmatch(candidate):
         return False
     if not any(c.isupper() for c in candidate) or _ROMAN.fullmatch(candidate):
         return False
@@ -158,10 +159,14 @@ def _plausible(short: str, long: str) -> bool:
     first = words[0].lower()
     if first in _FUNCTION_WORDS or first.isdigit():
         return False
-    # A word spelled out inside the short form begins a word of the long form: 'FlexProtein'
-    # for 'Flexible Protein ...', but not 'AutoAttack' for 'art attacks'.
+    # A word spelled out inside the short form begins (or ends) a word of the long form:
+    # 'FlexProtein' for 'Flexible Protein ...', 'MVQ-Former' for '... Querying Transformer', but
+    # not 'AutoAttack' for 'art attacks'.
     long_words = long.lower().replace("-", " ").split()
-    return all(any(w.startswith(chunk.lower()) for w in long_words) for chunk in _SPELLED_WORD.findall(short))
+    return all(
+        any(w.startswith(chunk) or w.endswith(chunk) for w in long_words)
+        for chunk in map(str.lower, _SPELLED_WORD.findall(short))
+    )
 
 
 _FUNCTION_WORDS = frozenset(

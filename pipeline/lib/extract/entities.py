@@ -62,7 +62,7 @@ class _Entity:
 
 
 # Every word holding a capital; the Python loop then keeps those shaped like names.
-_CAPITAL_WORD = re.compile(r"[A-Z](?:[\w.'’+-]|×(?=\d))*")  # 'Mixtral-8×7B' keeps its '×'
+_CAPITAL_WORD = re.compile(r"[A-Z\u0391-\u03a9](?:[\w.'’+-]|×(?=\d))*")  # 'Mixtral-8×7B' keeps its '×'
 
 _WORD_CHARS = re.compile(r"[\w+-]")
 # 'Weisfeiler-Leman', 'Human-Object': capitalised words joined by hyphens are names of people or
@@ -79,6 +79,8 @@ _EVALUATION_WORDS = re.compile(
 )
 # 'type-II', 'phase-IV': a word numbered with a Roman numeral.
 _NUMBERED_WORD = re.compile(r"[a-z]+-[IVX]+")
+# 'Σ-agent': a Greek letter joined to a word, a name when the paper introduces it (else math).
+_GREEK_PREFIXED = re.compile(r"[\u0391-\u03a9\u03b1-\u03c9]-[A-Za-z][\w-]*")
 _GROUP_ARGUMENT = re.compile(r"\(\s*(?:\d|[a-zA-Z]\s*\))")
 _SPELLED_INITIALS = re.compile(
     r"[A-Z]{2,4}[a-z]{3,}|[a-z]+[A-Z][a-z]+(?:-[A-Z][a-z]+)*|[a-z]{4,}[A-Z]|[a-z]{2,}-[A-Z][a-z]+"
@@ -284,7 +286,11 @@ def _strip_token(text: str, start: int, end: int) -> tuple[int, int]:
             break
     parts = token.split("-")
     while (
-        len(parts) > 1 and parts[-1].isalpha() and parts[-1].islower() and parts[-1] not in _MODEL_SIZE_WORDS
+        len(parts) > 1
+        and parts[-1].isalpha()
+        and parts[-1].islower()
+        and parts[-1] not in _MODEL_SIZE_WORDS
+        and not _GREEK_PREFIXED.fullmatch("-".join(parts))
     ):
         end -= len(parts[-1]) + 1
         parts.pop()
@@ -299,6 +305,8 @@ def _plain_capitalised(word: str) -> bool:
 
 
 def _is_name_shape(token: str) -> bool:
+    if _GREEK_PREFIXED.fullmatch(token):
+        return True
     if len(token) < 2 or not token[0].isalnum() or _plain_capitalised(token) or _UNIT.fullmatch(token):
         return False
     if _ROMAN.fullmatch(token):
@@ -491,6 +499,9 @@ def _add_abbreviations(paper: _Paper, abbreviations: list[Abbreviation], cues: c
                 paper.add(entry.name, entry.kind, span, expansion=entry.expansion, known=True, forms=forms)
             continue
         entity_type = long_form_type(a.long, lexicon)
+        following = _NEXT_WORD.match(text, a.end)
+        if entity_type is None and following is not None and following.group(1).lower() in METHOD_HEADS:
+            entity_type = "method"  # 'the bandit-over-bandit (BOB) framework'
         window_start = next((s for s, e in cues.windows if s <= a.long_start < e), None)
         apposed = text[max(0, a.start - 2) : a.start] == ", "  # 'a ... model, VQ-MTM (...)'
         introduced = cue.after_naming_slot(cues, text, a.start) or (
@@ -505,7 +516,6 @@ def _add_abbreviations(paper: _Paper, abbreviations: list[Abbreviation], cues: c
             and _introduced_type(text, window_start, a.long_start, a.end) == "dataset"
         ):
             entity_type = "dataset"
-        following = _NEXT_WORD.match(text, a.end)
         if following is not None and following.group(1).lower() in DATASET_HEADS:
             entity_type = "dataset"  # 'our Multilingual Composition Relation (MCR) benchmark'
 
@@ -588,7 +598,7 @@ def _add_shape_tokens(paper: _Paper) -> None:
         if (
             not _is_name_shape(token)
             or paper.is_topic(token)
-            or _MATHY.search(token)
+            or (_MATHY.search(token) and not _GREEK_PREFIXED.fullmatch(token))
             or _DEGREES.fullmatch(token)
         ):
             continue
@@ -1102,9 +1112,14 @@ def _assign_roles(paper: _Paper, cues: cue.Cues) -> None:
         _salient_fallback(paper, cues)
     if not any(e.proposed for e in paper.entities.values()):
         _claim_fallback(paper, cues)
+    if not any(e.proposed for e in paper.entities.values()):
+        _subject_after_unnamed_proposal(paper, cues)
     for entity in paper.entities.values():
         if entity.proposed and _cited_as_others(paper, cues, entity):
             entity.proposed = False
+    for key, entity in list(paper.entities.items()):
+        if not entity.proposed and _GREEK_PREFIXED.fullmatch(entity.name):
+            del paper.entities[key]  # 'Δ-approximation', 'ε-greedy': math unless the paper names it
 
 
 # 'We leverage this dataset to train a CLIP-based scoring function, PickScore, which ...'.
@@ -1201,6 +1216,27 @@ def _claim_fallback(paper: _Paper, cues: cue.Cues) -> None:
             if _CLAIM_AFTER.match(text, end) and _CLAIM_VOICE.search(text, sentence_start, start):
                 entity.proposed = True
                 return
+
+
+def _subject_after_unnamed_proposal(paper: _Paper, cues: cue.Cues) -> None:
+    """'we propose an adaptive prompting approach that ... . AdaPromptCL employs ...': the authors
+    proposed something without naming it, and a coined name then opens a later sentence as its
+    subject and comes back. The first such name is what they proposed."""
+    if not cues.windows:
+        return
+    text = paper.text
+    _, proposal_end = cue.sentence_of(cues, text, min(cues.windows)[0])
+    best: tuple[int, _Entity] | None = None
+    for entity in paper.entities.values():
+        if entity.known or entity.entity_type not in ("method", "model") or entity.expansion:
+            continue
+        if not _COINED_OR_SHAPED.search(entity.name) or sum(text.count(f) for f in entity.forms) < 2:
+            continue
+        start, _ = _first_occurrence(text, entity)
+        if start >= proposal_end and _at_sentence_start(text, start) and (best is None or start < best[0]):
+            best = (start, entity)
+    if best is not None:
+        best[1].proposed = True
 
 
 def _propagate_to_variants(paper: _Paper) -> None:

@@ -43,7 +43,7 @@ REFERENCE_MARKER = re.compile(
 # A slot, read backwards from a name, whose name is the paper's own.
 _NAMING_SLOT = re.compile(
     r"(?:\b(?:which|that) we (?:call|term|dub|name|refer to as)"
-    r"|\b[Ww]e (?:call|term|dub|name)(?: (?:it|this|them))?"
+    r"|\b[Ww]e (?:call|term|dub|name)(?: (?:it|them|this(?: [\w-]+)?|these [\w-]+|our [\w-]+))?(?: (?:a|an))?"
     r"|\b(?:called|named|dubbed|termed|coined|codenamed|denoted as|referred to as|abbreviated as)"
     r"|\b[Tt]he (?:resulting|final) (?:[\w-]+ )?"
     r"(?:model|method|framework|approach|algorithm|system|architecture|benchmark|result),"
@@ -52,7 +52,7 @@ _NAMING_SLOT = re.compile(
     r"|\b[Oo]ur proposed|\b[Tt]he proposed (?:[\w-]+ )?(?:model|method|framework|approach|algorithm|system|"
     r"architecture|benchmark|dataset|pipeline|technique|module|network)?"
     r"|\b[Oo]ur|\b(?:novel|new) (?:[\w-]+ ){0,4}[\w-]+,)"
-    r"\s*[:,]?\s*(?:the\s+)?$"
+    r"\s*[:,]?\s*(?:(?:the|an?)\s+)?$"
 )
 # "X, a novel framework", "X, the first benchmark", "X (ABC), an efficient new method".
 _APPOSITION_NOVEL = re.compile(
@@ -63,6 +63,15 @@ _SENTENCE_END = re.compile(r"[.!?]\s+(?=\S)")
 _ABBREVIATION_DOT = re.compile(
     r"(?:\b[a-z]\.[a-z]|\bet al|\bvs|\bcf|\bFig|\bEq|\bresp|\bapprox|\bw\.r\.t)\.$"
 )
+# 'Our main contributions are the tuned SW-UCB algorithm ...', 'Our first contribution is the
+# introduction of the X': a sentence that lists what the paper proposes, like a proposal verb.
+_CONTRIBUTION = re.compile(
+    r"\b[Oo]ur (?:[\w-]+ ){0,2}?contributions? (?:is|are|includes?|consists? of)\b"
+    r"(?: (?:the |an? )?(?:introduction|development|design|proposal) of\b)?"
+)
+# How far before a passive proposal verb its subject may start: 'An effective and efficient
+# multi-view querying Transformer (MVQ-Former) for aggregating ... is introduced'.
+_PASSIVE_REACH = 160
 # The clause a passive proposal verb ends: 'where a meta-controller is introduced'.
 _CLAUSE_OPENING = re.compile(r".*(?:[,;:]\s|\b(?:where|which|that|and|then|while)\s)", re.DOTALL)
 
@@ -111,8 +120,15 @@ def find_cues(text: str, cue_hits: list[Hit]) -> Cues:
                 marker = REFERENCE_MARKER.search(text, hit.end, sentence_end)
                 cues.windows.append((hit.end, marker.start() if marker else sentence_end))
             elif hit.entry.name.endswith("ed") and _PASSIVE.search(text, before, hit.start):
-                clause = _CLAUSE_OPENING.match(text, before, hit.start)
-                cues.windows.append((clause.end() if clause else before, hit.start))
+                reach = max(sentence_start, hit.start - _PASSIVE_REACH)
+                clause = _CLAUSE_OPENING.match(text, reach, hit.start)
+                cues.windows.append((clause.end() if clause else reach, hit.start))
+    if "ontribution" in text:
+        for m in _CONTRIBUTION.finditer(text):
+            _, sentence_end = sentence_of(cues, text, m.start())
+            marker = REFERENCE_MARKER.search(text, m.end(), sentence_end)
+            cues.windows.append((m.end(), marker.start() if marker else sentence_end))
+            cues.sentences.append((m.end(), sentence_end))
     return cues
 
 
