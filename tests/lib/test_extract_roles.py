@@ -238,3 +238,23 @@ def test_a_greek_letter_joined_to_a_word_is_a_name():
 
 def test_greek_letters_of_the_math_are_not_names():
     assert found("The bound is Ω(k) and Δ-approximations hold for all inputs.") == {}
+
+
+def test_a_name_after_we_call_the_is_proposed_with_its_lower_case_words():
+    names = found("It rests on a novel test that we call the Tarn binomial test. It is exact.")
+    assert names["Tarn binomial test"] == ("method", "proposed")
+
+
+def test_a_lower_case_name_called_after_its_kind_is_proposed():
+    names = found("We develop a data structure for streams called an online tarnset, which stores points.")
+    assert names["online tarnset"] == ("method", "proposed")
+
+
+def test_a_lower_case_phrase_called_without_a_kind_is_not_a_name():
+    assert "curse of dimensionality" not in found(
+        "This suffers from a phenomenon called the curse of dimensionality, as expected."
+    )
+
+
+def test_everyday_technical_acronyms_are_not_entities():
+    assert found("The IT systems serve HTTP workloads and emit CO2 at scale.") == {}

@@ -256,7 +256,7 @@ _VARIANT_SUFFIX = re.compile(
 _KIND_GROUPS = (
     r"(?:(benchmark|dataset|corpus|suite|testbed|leaderboard|collection)|(metric|measure|score)|"
     r"(method|framework|model|algorithm|approach|module|architecture|system|network|technique|mechanism|"
-    r"pipeline|strategy|optimizer|tokenizer|agent|policy))s?\b"
+    r"pipeline|strategy|optimizer|tokenizer|agent|policy|data structure))s?\b"
 )
 # 'X, a benchmark with ...', 'X, the first large-scale corpus', 'X, a large, open dataset': the
 # kind an apposition gives.
@@ -971,8 +971,18 @@ def _add_named_by_slots(paper: _Paper, cues: cue.Cues, cue_hits: list[Hit]) -> N
             continue
         if hit.end >= len(text) or text[hit.end] != " " or (hit.start > 0 and text[hit.start - 1] in "-‐"):
             continue  # not 'long-term'
-        run = _TITLE_RUN.match(text, hit.end + 1)
+        article = _SLOT_ARTICLE.match(text, hit.end + 1)
+        name_start = article.end() if article else hit.end + 1
+        run = _TITLE_RUN.match(text, name_start)
         participle = hit.entry.name.endswith("ed")
+        if (run is None or _plain_capitalised(run.group())) and article:
+            # 'a test that we call the Poisson binomial test.', 'a data structure called an online
+            # coreset, which': capitalised, or named after the kind of thing it is.
+            phrase = _SLOT_PHRASE.match(text, name_start)
+            if phrase is not None and (
+                phrase.group()[0].isupper() or _KIND_NOUN.search(text, max(0, hit.start - 40), hit.start)
+            ):
+                run = phrase
         if run is None and participle and _KIND_NOUN.search(text, max(0, hit.start - 40), hit.start):
             # 'a new metric for inference efficiency called idealized runtime, that'
             run = _LOWER_SLOT_NAME.match(text, hit.end + 1)
@@ -996,6 +1006,9 @@ def _add_named_by_slots(paper: _Paper, cues: cue.Cues, cue_hits: list[Hit]) -> N
 
 _NAMING_VERBS = frozenset(("call", "name", "dubb", "dub", "term", "coin", "code"))
 _LOWER_SLOT_NAME = re.compile(r"[a-z][\w-]*(?: [a-z][\w-]*){0,2}(?=[,;(]|\.\s|\.$)")
+_SLOT_ARTICLE = re.compile(r"(?:the|an?) (?=\S)")
+# A name of up to four words after 'call the', closed by punctuation: 'Poisson binomial test.'
+_SLOT_PHRASE = re.compile(r"[A-Za-z][\w-]*(?: [a-z][\w-]*){1,3}(?=[,;(]|\.\s|\.$)")
 # 'a reinforcement learning based algorithm Trustworthy-Alignment': a name right after a kind noun.
 _NAME_AFTER_KIND = re.compile(
     r"\b(?:algorithm|method|framework|model|approach|system|benchmark|dataset|architecture|pipeline|module|"
