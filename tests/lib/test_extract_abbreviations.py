@@ -105,3 +105,10 @@ def test_a_two_word_short_form_keeps_its_first_word():
 
 def test_a_two_word_remark_in_parentheses_is_no_short_form():
     assert pairs("as the results show (see Figure Three) for the tasks") == []
+
+
+def test_a_long_form_after_its_short_form_may_be_long():
+    text = "We introduce LoReTTa (Linking mOdalities with a tRansitive and commutativE pre-Training sTrAtegy) here."
+    assert pairs(text) == [
+        ("LoReTTa", "Linking mOdalities with a tRansitive and commutativE pre-Training sTrAtegy")
+    ]

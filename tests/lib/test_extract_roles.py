@@ -258,3 +258,47 @@ def test_a_lower_case_phrase_called_without_a_kind_is_not_a_name():
 
 def test_everyday_technical_acronyms_are_not_entities():
     assert found("The IT systems serve HTTP workloads and emit CO2 at scale.") == {}
+
+
+def test_words_glued_to_a_name_by_lost_spaces_are_split_off():
+    names = found(
+        "This paper presentsTarnBot, a robot system. TarnBot reads manuals, and TarnBotcloses the loop."
+    )
+    assert set(names) == {"TarnBot"}
+    assert names["TarnBot"][1] == "proposed"
+
+
+def test_a_known_name_introduced_and_defined_by_an_apposition_is_proposed():
+    names = found("In this paper, we introduce Lookahead decoding, an exact, parallel decoding algorithm.")
+    assert names["lookahead decoding"][1] == "proposed"
+
+
+def test_a_known_name_introduced_into_something_stays_referenced():
+    assert found("We introduce LoRA into diffusion models for speed.")["LoRA"][1] == "referenced"
+
+
+def test_a_lower_case_name_apposed_to_an_intervention_is_proposed():
+    names = found("This paper introduces tarn injection, a minimalistic intervention that adds capacity.")
+    assert names["tarn injection"] == ("method", "proposed")
+
+
+def test_a_lower_case_phrase_renaming_a_new_kind_is_proposed():
+    names = found("We propose a novel mode of textual attack, tarn-level attack. It fools models.")
+    assert names["tarn-level attack"] == ("method", "proposed")
+
+
+def test_a_lower_case_phrase_after_an_old_kind_is_not_a_name():
+    assert "tarn-level attack" not in found("Prior work studied a mode of textual attack, tarn-level attack.")
+
+
+def test_a_defined_name_later_called_the_proposed_one_is_proposed():
+    names = found(
+        "Thanks to the integrated Tarn Position Embedding (TPE), the attack is cheap. "
+        "Results show the effectiveness of the proposed TPE."
+    )
+    assert names["TPE"][1] == "proposed"
+
+
+def test_an_ampersand_joins_the_words_of_a_title_case_name():
+    names = found("Based on these bonds, we design Complex Sequential & Parallel Bonds to merge spaces.")
+    assert names["Complex Sequential & Parallel Bonds"][1] == "proposed"

@@ -30,7 +30,8 @@ class Abbreviation(NamedTuple):
     long_end: int
 
 
-_PARENTHESIS = re.compile(r"\(([^()]{1,60})\)")
+# Up to 120 characters: a long form may follow its short form, 'LoReTTa (Linking mOdalities ...)'.
+_PARENTHESIS = re.compile(r"\(([^()]{1,120})\)")
 _SHORT_FORM = re.compile(r"[A-Za-z0-9][\w.+&/’'-]*(?: [A-Za-z0-9][\w.+&/-]*)?")
 # A short form written before a parenthesis: "LF (Long Form)" and "LF, a Long Form".
 _TOKEN_BEFORE = re.compile(r"([A-Za-z0-9][\w+&-]*[\w+])\s*$")

@@ -239,7 +239,7 @@ _METRIC_FILLERS = frozenset(
 )
 _TITLE_RUN = re.compile(
     r"[A-Z][\w'’+-]*(?:\+\+|\+)?"
-    r"(?:(?: (?:of|for|with|and|via|on|in|to|from|under|the))? [A-Z][\w'’+-]*(?:\+\+|\+)?"
+    r"(?:(?: (?:of|for|with|and|&|via|on|in|to|from|under|the))? [A-Z][\w'’+-]*(?:\+\+|\+)?"
     r"| \d+(?:\.\d+)?(?![\w.%]))*"
 )
 _NEXT_WORD = re.compile(r"\s*([\w-]+)")
@@ -247,7 +247,9 @@ _NEXT_WORD = re.compile(r"\s*([\w-]+)")
 _LOWER_NAME = re.compile(
     r"[a-z][\w-]*(?: [a-z][\w-]*){0,2}(?=, (?:a|an) (?:[\w-]+ ){0,4}?(?:method|framework|approach|technique|"
     r"algorithm|benchmark|dataset|model|architecture|procedure|strategy|metric|system|tool|toolkit|library|"
-    r"agent|pipeline|module|mechanism|suite|environment|platform)s?\b)"
+    r"agent|pipeline|module|mechanism|suite|environment|platform|intervention|regularizer|regulariser|"
+    r"objective|loss|estimator|test|attack|defense|defence|protocol|scheme|paradigm|layer|operator|"
+    r"sampler|solver|heuristic|principle)s?\b)"
 )
 _LIST_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)")
 _VARIANT_SUFFIX = re.compile(
@@ -268,7 +270,7 @@ _OF_COMPOUND = re.compile(r"-(of|for|to|in|on|and|the)-")
 _PREFERENCE_OPTIMISATION = re.compile(r"(?i)(?:policy|preference) (?:optimi[sz]ation|alignment)$")
 # Coined names mix cases inside a word: TensorAR, MixKV, eNeRgy.
 _COINED = re.compile(r"[a-z][A-Z]|[A-Z][a-z]+[A-Z]")
-_VOICE = re.compile(r"\b(?:[Ww]e|[Oo]ur|this (?:work|paper))\b")
+_VOICE = re.compile(r"\b(?:[Ww]e|[Oo]ur|[Tt]his (?:work|paper))\b")
 _PRECEDING_TITLE_WORD = re.compile(r"(?<![.!?:] )\b[A-Z][a-z]+ $")
 _SENTENCE_OPENING = re.compile(r"(?:[.!?:]\s+|\n)[\"“(*]?$")
 
@@ -632,6 +634,33 @@ def _add_shape_tokens(paper: _Paper) -> None:
         paper.add(name, entity_type, (start, end), known=_is_released_model(lexicon, token))
 
 
+def _split_glued_words(paper: _Paper) -> None:
+    """'This paper presentsApBot', 'ApBotcloses the loop': text extracted from a PDF loses spaces.
+    A coined token that is another of the paper's names plus a lower-case word is that name."""
+    names = sorted(
+        (e for e in paper.entities.values() if not e.known and len(e.name) >= 3),
+        key=lambda e: len(e.name),
+    )
+    for key, entity in list(paper.entities.items()):
+        if entity.known:
+            continue
+        for other in names:
+            if other is entity or len(other.name) >= len(entity.name):
+                continue
+            glue = _GLUED.fullmatch(entity.name.replace(other.name, "\0", 1))
+            if glue is None:
+                continue
+            offset = len(glue.group(1))
+            other.spans.update(
+                (start + offset, start + offset + len(other.name)) for start, _ in entity.spans
+            )
+            del paper.entities[key]
+            break
+
+
+_GLUED = re.compile(r"([a-z]{2,}|)\0(?:[a-z]{2,}|)")
+
+
 def _evaluated_on(text: str, start: int) -> bool:
     """'state-of-the-art results on CodeContests': a name after 'on' in a sentence about
     evaluation is a benchmark."""
@@ -940,6 +969,26 @@ def _claimed_elsewhere(text: str, name: str, after: int) -> bool:
     return False
 
 
+def _add_renamed_kinds(paper: _Paper, cues: cue.Cues) -> None:
+    """'we propose a novel mode of textual attack, punctuation-level attack.': in a proposal
+    clause, a lower-case phrase apposed to a new kind of thing and ending in the same noun names it."""
+    text = paper.text
+    for window_start, window_end in cues.windows:
+        for m in _RENAMED_KIND.finditer(text, window_start, min(len(text), window_end + 80)):
+            start, end = m.span("name")
+            if m.start() >= window_end or (start, end) in paper.covered or paper.is_topic(m.group("name")):
+                continue
+            entity = paper.add(m.group("name"), "method", (start, end))
+            if entity is not None:
+                entity.proposed = True
+
+
+_RENAMED_KIND = re.compile(
+    r"\b(?:a|an) (?:novel|new) (?:[\w-]+ ){0,4}?(?P<head>[a-z]{3,}), "
+    r"(?P<name>(?:[\w-]+ ){0,3}(?P=head))(?=[.;,:]|\s\()"
+)
+
+
 def _add_apposed_names(paper: _Paper) -> None:
     """'the basis of Caduceus, the first family of ... models': a capitalised word set off by a
     'novel', 'new' or 'first' apposition is a name the paper gives."""
@@ -1093,10 +1142,13 @@ def _assign_roles(paper: _Paper, cues: cue.Cues) -> None:
             # 'we propose a novel learning paradigm called RRHF': naming what the paper proposes makes
             # it the paper's, known or not; 'Adam is a framework called FTRL' names somebody's.
             first = min(entity.spans)[0]
-            entity.proposed = _CALLED_BEFORE.search(text, max(0, first - 30), first) is not None and (
-                cue.in_window(cues, first)
-                or _NOVEL_BEFORE.search(text, max(0, first - 60), first) is not None
-            )
+            entity.proposed = (
+                _CALLED_BEFORE.search(text, max(0, first - 30), first) is not None
+                and (
+                    cue.in_window(cues, first)
+                    or _NOVEL_BEFORE.search(text, max(0, first - 60), first) is not None
+                )
+            ) or _introduced_and_defined(text, cues, min(entity.spans))
     for entity in paper.entities.values():
         if entity.known or entity.entity_type == "metric" or entity.proposed:
             continue
@@ -1105,7 +1157,7 @@ def _assign_roles(paper: _Paper, cues: cue.Cues) -> None:
         coined = _COINED_OR_SHAPED.search(entity.name) is not None
         if (
             cue.in_window(cues, first)
-            or cue.after_naming_slot(cues, text, first)
+            or any(cue.after_naming_slot(cues, text, start) for start in _occurrences(text, entity))
             or any(cue.novel_apposition(text, end) for _, end in entity.spans)
             or (_COINED.search(entity.name) and cue.apposed_in_proposal(cues, text, first, first_end))
             or (coined and _apposed_to_what_the_authors_train(text, cues, first, first_end))
@@ -1135,6 +1187,19 @@ def _assign_roles(paper: _Paper, cues: cue.Cues) -> None:
             del paper.entities[key]  # 'Δ-approximation', 'ε-greedy': math unless the paper names it
 
 
+def _introduced_and_defined(text: str, cues: cue.Cues, span: tuple[int, int]) -> bool:
+    """'In this paper, we introduce Lookahead decoding, an exact, parallel decoding algorithm': a
+    known name that is the very object of a proposal verb and defined by an apposition is the
+    paper's (it is where the name comes from); 'we introduce LoRA into ...' is not."""
+    start, end = span
+    return any(
+        window_start <= start < window_end and _VERB_OBJECT_GAP.fullmatch(text, window_start, start)
+        for window_start, window_end in cues.windows
+    ) and (_APPOSITIVE_KIND.match(text, end) is not None and text.startswith(",", end))
+
+
+# Between a proposal verb and its object: ' ', ' the ', ' a new '.
+_VERB_OBJECT_GAP = re.compile(r"\s+(?:(?:the|a|an|new|novel)\s+)*")
 # 'We leverage this dataset to train a CLIP-based scoring function, PickScore, which ...'.
 _TRAINED_APPOSITION = re.compile(
     r"\b[Ww]e\b[^.;]{0,80}?\b(?:train|fine-tune|learn|distil)\w*\s+(?:a|an)\s+[^,;()]{1,60}, $"
@@ -1188,6 +1253,19 @@ def _cited_as_others(paper: _Paper, cues: cue.Cues, entity: _Entity) -> bool:
         return _CITATION_AFTER.match(text, end) is not None
     sentence_start, _ = cue.sentence_of(cues, text, start)
     return _OWN_EXAMPLES.match(text[sentence_start : reference.end()]) is None
+
+
+def _occurrences(text: str, entity: _Entity) -> set[int]:
+    """Where any form of the entity is written as a whole word: 'the proposed TPPE' is one,
+    though only its definition made a span."""
+    starts = {start for start, _ in entity.spans}
+    for form in entity.forms:
+        position = text.find(form)
+        while position != -1:
+            if on_word_boundaries(text, position, position + len(form)):
+                starts.add(position)
+            position = text.find(form, position + 1)
+    return starts
 
 
 def _first_occurrence(text: str, entity: _Entity) -> tuple[int, int]:
@@ -1362,10 +1440,12 @@ def extract_entities(text: str, lexicon: Lexicon | None = None) -> PaperEntities
     _add_abbreviations(paper, abbreviations, cues)
     _add_lexicon_hits(paper, hits)
     _add_shape_tokens(paper)
+    _split_glued_words(paper)
     _add_context(paper, cue_hits)
     _add_introduced_names(paper, cues)
     _add_named_by_slots(paper, cues, cue_hits)
     _add_apposed_names(paper)
+    _add_renamed_kinds(paper, cues)
     _add_named_after_kind(paper, cues)
     _add_titled_methods(paper)
     _add_versions(paper)

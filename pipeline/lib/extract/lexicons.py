@@ -84,7 +84,11 @@ def _expansion(forms: list[str]) -> str | None:
     if " " in name or sum(c.isupper() for c in name) < 2:
         return None
     for alias in forms[1:]:
-        if (" " in alias or "-" in alias) and backward_match(name, alias) == 0:
+        if (
+            (" " in alias or "-" in alias)
+            and alias.lower() != name.lower()
+            and backward_match(name, alias) == 0
+        ):
             return alias
     return None
 
