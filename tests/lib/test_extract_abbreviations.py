@@ -108,7 +108,5 @@ def test_a_two_word_remark_in_parentheses_is_no_short_form():
 
 
 def test_a_long_form_after_its_short_form_may_be_long():
-    text = "We introduce LoReTTa (Linking mOdalities with a tRansitive and commutativE pre-Training sTrAtegy) here."
-    assert pairs(text) == [
-        ("LoReTTa", "Linking mOdalities with a tRansitive and commutativE pre-Training sTrAtegy")
-    ]
+    long = "Linking mOdalities with a tRansitive and commutativE pre-Training sTrAtegy"
+    assert pairs(f"We introduce LoReTTa ({long}) here.") == [("LoReTTa", long)]
