@@ -302,3 +302,12 @@ def test_a_defined_name_later_called_the_proposed_one_is_proposed():
 def test_an_ampersand_joins_the_words_of_a_title_case_name():
     names = found("Based on these bonds, we design Complex Sequential & Parallel Bonds to merge spaces.")
     assert names["Complex Sequential & Parallel Bonds"][1] == "proposed"
+
+
+def test_a_multi_word_model_name_takes_a_dotted_version():
+    names = found("We find that Stable Diffusion 2.1 is less biased than Stable Diffusion 1.5 on average.")
+    assert {"Stable Diffusion 2.1", "Stable Diffusion 1.5"} <= set(names)
+
+
+def test_an_acronym_in_parentheses_after_our_algorithm_is_proposed():
+    assert found("Our algorithm (TARNCA) allows exact conversion at low cost.")["TARNCA"][1] == "proposed"

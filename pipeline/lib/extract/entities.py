@@ -704,8 +704,10 @@ def _add_versions(paper: _Paper) -> None:
                 )
                 continue
             m = _VERSION.match(text, end)
-            if m is None or " " in entity.name or len(m.group(1)) > 3:
+            if m is None or len(m.group(1)) > 3:
                 continue  # 'CLIP 2' is a version, 'STOC 2019' a year
+            if " " in entity.name and "." not in m.group(1) and not m.group(1)[0].isalpha():
+                continue  # 'Stable Diffusion 2.1' is a version, 'Gaussian Process 2' rarely
             for version in (m.group(1), m.group(2)):
                 if version:
                     paper.add(f"{base} {version}", versioned_type, (start, m.end()), known=entity.known)

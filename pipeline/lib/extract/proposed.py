@@ -52,7 +52,7 @@ _NAMING_SLOT = re.compile(
     r"|\b[Oo]ur proposed|\b[Tt]he proposed (?:[\w-]+ )?(?:model|method|framework|approach|algorithm|system|"
     r"architecture|benchmark|dataset|pipeline|technique|module|network)?"
     r"|\b[Oo]ur|\b(?:novel|new) (?:[\w-]+ ){0,4}[\w-]+,)"
-    r"\s*[:,]?\s*(?:(?:the|an?)\s+)?$"
+    r"\s*[:,(]?\s*(?:(?:the|an?)\s+)?$"
 )
 # "X, a novel framework", "X, the first benchmark", "X (ABC), an efficient new method".
 _APPOSITION_NOVEL = re.compile(
