@@ -226,3 +226,11 @@ def test_spans_are_exact_on_arbitrary_text(words):
         assert text[m.start : m.end] == m.text
         assert m.entity_type in ("method", "model", "dataset", "metric")
         assert m.role in ("proposed", "referenced")
+
+
+def test_architecture_families_are_methods_and_neural_networks_a_topic():
+    mentions = {
+        m.name: m.entity_type
+        for m in extract_entities("A GNN and two CNNs beat deep neural networks.").mentions
+    }
+    assert mentions == {"GNN": "method", "CNN": "method"}
