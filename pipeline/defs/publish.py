@@ -5,7 +5,7 @@ import hashlib
 import dagster as dg
 import polars as pl
 
-from pipeline.defs.resources import WarehousePaths, read_staged, staged_path
+from pipeline.defs.resources import STAGING_DIR, WarehousePaths, read_staged, staged_path
 from pipeline.lib.overview import write_overview
 from pipeline.lib.publish import publish
 from pipeline.lib.schema import TABLES
@@ -34,7 +34,12 @@ def warehouse(context: dg.AssetExecutionContext, paths: WarehousePaths):
     warehouse_dir = paths.warehouse()
     sources = {name: staged_path(warehouse_dir, dg.AssetKey(name)) for name in TABLES}
     fingerprint = input_fingerprint(read_staged(warehouse_dir, "input_files"))
-    release = publish(sources, warehouse_dir, input_fingerprint=fingerprint)
+    release = publish(
+        sources,
+        warehouse_dir,
+        input_fingerprint=fingerprint,
+        kept_search_tokens=warehouse_dir / STAGING_DIR / "search_tokens",
+    )
     overview = write_overview(release.warehouse_dir)
     validation_report = release.warehouse_dir / "reports" / "validation.html"
     context.log.info(f"published build {release.build_id} to {release.warehouse_dir}")

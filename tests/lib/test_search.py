@@ -174,3 +174,112 @@ def test_a_database_without_papers_gets_no_index():
 def test_a_database_from_before_search_asks_for_a_rebuild():
     with pytest.raises(SearchUnavailable, match="rebuild the warehouse"):
         search.search(_papers_database(), "mesh")
+
+
+def _index_tables(con):
+    """The index as sets keyed by paper and term, independent of the numbering of ids."""
+    schema = search.INDEX_SCHEMA
+    docs = set(con.execute(f"SELECT name, len FROM {schema}.docs").fetchall())
+    vocabulary = set(con.execute(f"SELECT term, df FROM {schema}.dict").fetchall())
+    occurrences = con.execute(
+        f"SELECT docs.name, fields.field, dict.term, count(*) FROM {schema}.terms AS terms "
+        f"JOIN {schema}.docs AS docs USING (docid) JOIN {schema}.dict AS dict USING (termid) "
+        f"JOIN {schema}.fields AS fields USING (fieldid) GROUP BY ALL"
+    ).fetchall()
+    stats = con.execute(f"SELECT num_docs, avgdl FROM {schema}.stats").fetchall()
+    return docs, vocabulary, set(occurrences), stats
+
+
+UNUSUAL = {
+    "P-accents": "Café naïve résumé: Schrödinger's équation and the 3D-U-Net (v2.1) at 99.5% — done!",
+    "P-empty": "",
+    "P-stop": "the and of it is to be",
+}
+
+
+def test_the_index_equals_the_one_the_extension_builds():
+    titles = {"P-graph": "Message passing for chemistry", "P-accents": "Über-fast ÉTUDES"}
+    ours = _papers_database(papers={**PAPERS, **UNUSUAL}, title=titles)
+    assert create_search_index(ours) is None
+    theirs = _papers_database(papers={**PAPERS, **UNUSUAL}, title=titles)
+    search.load_fts(theirs)
+    theirs.execute(
+        "PRAGMA create_fts_index('papers', 'paper_id', 'title', 'abstract_clean', stemmer = 'porter')"
+    )
+    assert _index_tables(ours) == _index_tables(theirs)
+    query = "SELECT paper_id, fts_main_papers.match_bm25(paper_id, 'mesh chemistry équation') FROM papers"
+    assert sorted(ours.execute(query).fetchall(), key=str) == sorted(
+        theirs.execute(query).fetchall(), key=str
+    )
+
+
+def _kept_rows(kept):
+    with duckdb.connect() as con:
+        return con.execute(f"SELECT paper_id, token FROM read_parquet('{kept}/*.parquet')").fetchall()
+
+
+def test_kept_token_counts_are_reused_for_unchanged_papers_only(tmp_path):
+    kept = tmp_path / "tokens"
+    assert create_search_index(_papers_database(), kept) is None
+    (part,) = kept.glob("*.parquet")
+    # Mark the kept counts with a word no abstract has. Only papers whose text is unchanged can
+    # bring it into the next index.
+    with duckdb.connect() as con:
+        marked_part = kept / "marked.parquet"
+        con.execute(
+            f"COPY (SELECT * REPLACE ('zyzzyva' AS token) FROM read_parquet('{part}')) "
+            f"TO '{marked_part}' (FORMAT parquet)"
+        )
+    part.unlink()
+    changed = {**PAPERS, "P-kv": "A new abstract about cache eviction policies for transformers."}
+    con = _papers_database(papers=changed)
+    assert create_search_index(con, kept) is None
+    marked = {
+        row[0]
+        for row in con.execute(
+            "SELECT DISTINCT docs.name FROM fts_main_papers.terms JOIN fts_main_papers.docs USING (docid) "
+            "JOIN fts_main_papers.dict USING (termid) WHERE dict.term = 'zyzzyva'"
+        ).fetchall()
+    }
+    assert marked == set(PAPERS) - {"P-kv"}
+    assert [hit.paper_id for hit in search.search(con, "eviction")] == ["P-kv"]
+    # A part with only the newly counted paper was added beside the kept one.
+    assert len(list(kept.glob("*.parquet"))) == 2
+    assert ("P-kv", "eviction") in _kept_rows(kept)
+    new_part = next(p for p in kept.glob("*.parquet") if p != marked_part)
+    with duckdb.connect() as check:
+        assert check.execute(f"SELECT DISTINCT paper_id FROM read_parquet('{new_part}')").fetchall() == [
+            ("P-kv",)
+        ]
+
+
+def test_kept_parts_are_compacted_into_one(tmp_path, monkeypatch):
+    monkeypatch.setattr(search, "MAX_TOKEN_PARTS", 2)
+    kept = tmp_path / "tokens"
+    papers = dict(PAPERS)
+    for round_ in range(3):
+        papers[f"P-new{round_}"] = f"Round {round_} brings a fresh abstract about topic{round_}."
+        assert create_search_index(_papers_database(papers=papers), kept) is None
+    assert len(list(kept.glob("*.parquet"))) == 1
+    assert {paper for paper, _ in _kept_rows(kept)} == set(papers)
+
+
+def test_an_unchanged_corpus_adds_no_part(tmp_path):
+    kept = tmp_path / "tokens"
+    assert create_search_index(_papers_database(), kept) is None
+    before = sorted(kept.glob("*.parquet"))
+    assert create_search_index(_papers_database(), kept) is None
+    assert sorted(kept.glob("*.parquet")) == before
+
+
+def test_an_unreadable_kept_part_is_counted_anew_and_replaced(tmp_path):
+    kept = tmp_path / "tokens"
+    kept.mkdir()
+    (kept / "part-broken.parquet").write_bytes(b"not parquet")
+    fresh = _papers_database()
+    assert create_search_index(fresh, kept) is None
+    reference = _papers_database()
+    assert create_search_index(reference) is None
+    assert _index_tables(fresh) == _index_tables(reference)
+    assert not (kept / "part-broken.parquet").exists()
+    assert {paper for paper, _ in _kept_rows(kept)} == set(PAPERS)
