@@ -110,3 +110,10 @@ def test_a_two_word_remark_in_parentheses_is_no_short_form():
 def test_a_long_form_after_its_short_form_may_be_long():
     long = "Linking mOdalities with a tRansitive and commutativE pre-Training sTrAtegy"
     assert pairs(f"We introduce LoReTTa ({long}) here.") == [("LoReTTa", long)]
+
+
+def test_a_digit_between_capitals_may_stand_for_a_word():
+    assert pairs("Recent text-to-image (T2I) models and peer-to-peer (P2P) links.") == [
+        ("T2I", "text-to-image"),
+        ("P2P", "peer-to-peer"),
+    ]

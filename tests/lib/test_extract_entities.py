@@ -234,3 +234,7 @@ def test_architecture_families_are_methods_and_neural_networks_a_topic():
         for m in extract_entities("A GNN and two CNNs beat deep neural networks.").mentions
     }
     assert mentions == {"GNN": "method", "CNN": "method"}
+
+
+def test_a_venue_cited_with_its_year_is_not_an_entity():
+    assert extract_entities("Lu (NeurIPS '23, ALT '24) introduces a theory of learning.").mentions == []

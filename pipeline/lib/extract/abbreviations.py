@@ -136,8 +136,13 @@ def _initials_match(short: str, window: str) -> int | None:
     return None if first is None or first >= len(words) else words[first].start()
 
 
+# A digit between capitals that stands for a word: 'T2I' (text-to-image), 'P2P', 'B4' (before).
+_DIGIT_WORD = re.compile(r"(?<=[A-Z])([24])(?=[A-Z])")
+
+
 def _long_form_start(short: str, window: str) -> int | None:
-    for candidate in (short, _SIZE_TAG.sub("", short)):
+    spelled = _DIGIT_WORD.sub(lambda m: "T" if m.group(1) == "2" else "F", short)
+    for candidate in dict.fromkeys((short, _SIZE_TAG.sub("", short), spelled)):
         if sum(c.isalpha() for c in candidate) < 2:
             continue
         start = _initials_match(candidate, window)
