@@ -325,8 +325,11 @@ _MARKDOWN_STRONG_EMPHASIS_STAR = re.compile(
 # Runs of two or three stars left inside or at the edge of a word by nested emphasis
 # (`***O**pen-world`); between letters they are never arithmetic.
 _STRAY_STRONG_STARS = re.compile(
-    r"(?<![\w*])\*{2,3}(?=[A-Za-z])|(?<=[A-Za-z])\*{2,3}(?![\w*])|(?<=[A-Za-z])\*{2,3}(?=[A-Za-z])"
+    r"(?<![\w*])\*{2,4}(?=[A-Za-z])|(?<=[A-Za-z])\*{2,4}(?![\w*])|(?<=[A-Za-z])\*{2,4}(?=[A-Za-z])"
 )
+# A single star left inside or after a lower-case word by nested emphasis (`E*ncoding*-D*ecoding`);
+# 'A* search' and 'MALA*' keep theirs. Applied only to text that had nested emphasis.
+_STRAY_INNER_STAR = re.compile(r"(?<=[A-Za-z])\*(?=[a-z])|(?<=[a-z])\*(?=[\s,.;:)-]|$)")
 _MARKDOWN_STRONG_STAR = re.compile(r"\*\*(?<![\w*\\]\*\*)(?=[^\s*])(.{1,300}?)(?<=[^\s\\])\*\*")
 _MARKDOWN_STRONG_UNDERSCORE = re.compile(r"__(?<![\w\\_]__)(?=[^\s_])(.{1,300}?)(?<=[^\s\\])__(?![\w_])")
 _MARKDOWN_EMPHASIS_STAR = re.compile(r"\*(?<![\w*\\]\*)(?=[^\s*])([^*]+?)(?<=[^\s*\\])\*(?![\w*])")
@@ -349,6 +352,7 @@ def _rewrite_plain_markup(text: str) -> str:
         text = _MARKDOWN_EMPHASIS_STAR.sub(r"\1", text)
         if "**" in text:
             text = _STRAY_STRONG_STARS.sub("", text)
+            text = _MARKDOWN_EMPHASIS_STAR.sub(r"\1", _STRAY_INNER_STAR.sub("", text))
     if "_" in text:
         if "__" in text:
             text = _MARKDOWN_STRONG_UNDERSCORE.sub(r"\1", text)

@@ -268,11 +268,7 @@ def create_search_index(con: duckdb.DuckDBPyConnection, kept_tokens: Path | None
         return reason
     _create_empty_index(con, columns)
     _count_tokens(con, columns, kept_tokens)
-    con.execute(
-        _FILL_INDEX_SQL.format(
-            schema=INDEX_SCHEMA, source=SOURCE_TABLE, id=ID_COLUMN, stemmer=_sql_literal(STEMMER)
-        )
-    )
+    _fill_index(con, len(columns))
     words = f"SELECT DISTINCT token FROM {_TOKENS}"
     con.execute(_VOCABULARY_SQL.format(schema=INDEX_SCHEMA, words=words, stemmer=_sql_literal(STEMMER)))
     con.execute(f"DROP TABLE {_TOKENS}")
@@ -339,24 +335,32 @@ def _count_tokens(con: duckdb.DuckDBPyConnection, columns: list[str], kept_token
         except duckdb.Error:
             con.execute(f"DELETE FROM {_TOKENS}")  # unreadable or of another layout: count anew
             readable = False
-    # Papers without kept counts: decided before counting, since each column adds rows.
-    con.execute(f"DELETE FROM temp.paper_keys WHERE paper_id IN (SELECT paper_id FROM {_TOKENS})")
+    # Papers without kept counts, numbered into batches: decided before counting, since each
+    # column adds rows, and counted a batch at a time so that DuckDB's memory limit holds.
+    con.execute(
+        f"CREATE OR REPLACE TEMP TABLE paper_keys AS SELECT paper_id, text_key, "
+        f"(row_number() OVER () - 1) // {BATCH_PAPERS} AS batch FROM temp.paper_keys "
+        f"ANTI JOIN (SELECT DISTINCT paper_id FROM {_TOKENS}) USING (paper_id)"
+    )
     new_papers = con.execute("SELECT count(*) FROM temp.paper_keys").fetchone()[0]
-    for fieldid, column in enumerate(columns):
-        con.execute(
-            f"INSERT INTO {_TOKENS} SELECT paper_id, text_key, {fieldid}, token, count(*) FROM ("
-            "SELECT keys.paper_id, keys.text_key, "
-            f"unnest({INDEX_SCHEMA}.tokenize(source.{column})) AS token "
-            f"FROM {SOURCE_TABLE} AS source "
-            f"JOIN temp.paper_keys AS keys ON keys.paper_id = source.{ID_COLUMN} "
-            ") WHERE token <> '' GROUP BY ALL"
-        )
+    for batch in range(-(-new_papers // BATCH_PAPERS)):
+        for fieldid, column in enumerate(columns):
+            con.execute(
+                f"INSERT INTO {_TOKENS} SELECT paper_id, text_key, {fieldid}, token, count(*) FROM ("
+                "SELECT keys.paper_id, keys.text_key, "
+                f"unnest({INDEX_SCHEMA}.tokenize(source.{column})) AS token "
+                f"FROM {SOURCE_TABLE} AS source "
+                f"JOIN temp.paper_keys AS keys ON keys.paper_id = source.{ID_COLUMN} "
+                f"WHERE keys.batch = {batch}) WHERE token <> '' GROUP BY ALL"
+            )
     if kept_tokens is not None and (new_papers or not readable):
         _keep_tokens(con, kept_tokens, parts, rewrite=not readable or len(parts) >= MAX_TOKEN_PARTS)
     con.execute("DROP TABLE temp.paper_keys")
 
 
 MAX_TOKEN_PARTS = 8
+# Papers tokenized, or documents assembled, per statement: bounds DuckDB's working memory.
+BATCH_PAPERS = 50_000
 
 
 def _keep_tokens(con: duckdb.DuckDBPyConnection, directory: Path, parts: list[Path], rewrite: bool) -> None:
@@ -378,34 +382,45 @@ def _keep_tokens(con: duckdb.DuckDBPyConnection, directory: Path, parts: list[Pa
             old.unlink(missing_ok=True)
 
 
-# The tables create_fts_index would build, from the token counts: a document per paper in table
-# order, each stopword-free word stemmed once, one terms row per occurrence.
-_FILL_INDEX_SQL = """
-CREATE TEMP TABLE stems AS
-    SELECT token, stem(token, {stemmer}) AS term FROM (SELECT DISTINCT token FROM temp.paper_tokens)
-    WHERE token NOT IN (SELECT sw FROM {schema}.stopwords);
-INSERT INTO {schema}.docs
-    SELECT row_number() OVER () - 1 AS docid, {id} AS name, 0 AS len FROM {source};
-CREATE TEMP TABLE doc_terms AS
-    SELECT docs.docid, tokens.fieldid, stems.term, sum(tokens.n)::BIGINT AS tf
-    FROM temp.paper_tokens AS tokens
-    JOIN temp.stems AS stems USING (token)
-    JOIN {schema}.docs AS docs ON docs.name = tokens.paper_id
-    GROUP BY ALL;
-INSERT INTO {schema}.dict
-    SELECT row_number() OVER (ORDER BY term) - 1 AS termid, term, count(DISTINCT docid) AS df
-    FROM temp.doc_terms GROUP BY term;
-INSERT INTO {schema}.terms
-    SELECT doc_terms.docid, doc_terms.fieldid, dict.termid
-    FROM temp.doc_terms AS doc_terms JOIN {schema}.dict AS dict USING (term), range(doc_terms.tf);
-UPDATE {schema}.docs SET len = lengths.len
-    FROM (SELECT docid, sum(tf) AS len FROM temp.doc_terms GROUP BY docid) AS lengths
-    WHERE docs.docid = lengths.docid;
-DELETE FROM {schema}.stats;
-INSERT INTO {schema}.stats SELECT count(docid), sum(len) / count(len) FROM {schema}.docs;
-DROP TABLE temp.stems;
-DROP TABLE temp.doc_terms;
-"""
+def _fill_index(con: duckdb.DuckDBPyConnection, n_columns: int) -> None:
+    """The tables create_fts_index would build, from the token counts: a document per paper in
+    table order, each stopword-free word stemmed once, one terms row per occurrence."""
+    schema, stemmer = INDEX_SCHEMA, _sql_literal(STEMMER)
+    con.execute(
+        f"CREATE TEMP TABLE stems AS SELECT token, stem(token, {stemmer}) AS term "
+        f"FROM (SELECT DISTINCT token FROM {_TOKENS}) WHERE token NOT IN (SELECT sw FROM {schema}.stopwords)"
+    )
+    con.execute(
+        f"INSERT INTO {schema}.docs SELECT row_number() OVER () - 1, {ID_COLUMN}, 0 FROM {SOURCE_TABLE}"
+    )
+    con.execute("CREATE TEMP TABLE doc_terms (docid BIGINT, fieldid BIGINT, term VARCHAR, tf BIGINT)")
+    n_docs = con.execute(f"SELECT count(*) FROM {schema}.docs").fetchone()[0]
+    for low in range(0, n_docs, BATCH_PAPERS):
+        con.execute(
+            "INSERT INTO temp.doc_terms SELECT docs.docid, tokens.fieldid, stems.term, sum(tokens.n)::BIGINT "
+            f"FROM {_TOKENS} AS tokens JOIN temp.stems AS stems USING (token) "
+            f"JOIN {schema}.docs AS docs ON docs.name = tokens.paper_id "
+            f"WHERE docs.docid >= {low} AND docs.docid < {low + BATCH_PAPERS} GROUP BY ALL"
+        )
+    # With one indexed column a term has one row per document; with more, count documents once.
+    per_document = "temp.doc_terms" if n_columns == 1 else "(SELECT DISTINCT docid, term FROM temp.doc_terms)"
+    con.execute(
+        f"INSERT INTO {schema}.dict SELECT row_number() OVER (ORDER BY term) - 1, term, count(*) "
+        f"FROM {per_document} GROUP BY term"
+    )
+    con.execute(
+        f"INSERT INTO {schema}.terms SELECT doc_terms.docid, doc_terms.fieldid, dict.termid "
+        f"FROM temp.doc_terms AS doc_terms JOIN {schema}.dict AS dict USING (term), range(doc_terms.tf)"
+    )
+    con.execute(
+        f"UPDATE {schema}.docs SET len = lengths.len "
+        "FROM (SELECT docid, sum(tf) AS len FROM temp.doc_terms GROUP BY docid) AS lengths "
+        "WHERE docs.docid = lengths.docid"
+    )
+    con.execute(f"DELETE FROM {schema}.stats")
+    con.execute(f"INSERT INTO {schema}.stats SELECT count(docid), sum(len) / count(len) FROM {schema}.docs")
+    con.execute("DROP TABLE temp.stems")
+    con.execute("DROP TABLE temp.doc_terms")
 
 
 def search(con: duckdb.DuckDBPyConnection, query: str, limit: int = DEFAULT_LIMIT) -> list[SearchHit]:

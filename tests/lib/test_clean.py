@@ -249,6 +249,11 @@ def test_clean_many_matches_clean_abstract():
         ("a ***bold italic*** word", "a bold italic word"),
         ("the ***S**calable method", "the Scalable method"),
         ("2**10 states", "2**10 states"),
+        (
+            "*Generalized* ***E****ncoding*-***D****ecoding ****D****iffusion ****M****odels* (EDDMs)",
+            "Generalized Encoding-Decoding Diffusion Models (EDDMs)",
+        ),
+        ("**N**oisy **Q**ueries and MALA* with A* search", "Noisy Queries and MALA* with A* search"),
     ],
 )
 def test_nested_markdown_emphasis_is_removed(text, expected):

@@ -311,3 +311,9 @@ def test_a_multi_word_model_name_takes_a_dotted_version():
 
 def test_an_acronym_in_parentheses_after_our_algorithm_is_proposed():
     assert found("Our algorithm (TARNCA) allows exact conversion at low cost.")["TARNCA"][1] == "proposed"
+
+
+def test_the_name_we_call_this_proposed_algorithm_is_proposed():
+    names = found("Different learning rates fix LoRA. We call this proposed algorithm LoRA+. LoRA+ is fast.")
+    assert names["LoRA+"][1] == "proposed"
+    assert names["LoRA"][1] == "referenced"
