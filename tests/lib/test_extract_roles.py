@@ -317,3 +317,16 @@ def test_the_name_we_call_this_proposed_algorithm_is_proposed():
     names = found("Different learning rates fix LoRA. We call this proposed algorithm LoRA+. LoRA+ is fast.")
     assert names["LoRA+"][1] == "proposed"
     assert names["LoRA"][1] == "referenced"
+
+
+def test_the_name_we_give_the_method_is_proposed():
+    assert found("We name the method Tarn and Average, and validate it.")["Tarn and Average"][1] == "proposed"
+
+
+def test_a_name_opening_with_a_dimension_count_after_named_is_proposed():
+    names = found("We propose a new training objective named 3D Tarn Test to learn spatial relations.")
+    assert names["3D Tarn Test"][1] == "proposed"
+
+
+def test_naming_after_someone_is_no_name():
+    assert found("We name the model after its inventor.") == {}

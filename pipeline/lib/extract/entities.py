@@ -1024,8 +1024,12 @@ def _add_named_by_slots(paper: _Paper, cues: cue.Cues, cue_hits: list[Hit]) -> N
             continue  # not 'long-term'
         article = _SLOT_ARTICLE.match(text, hit.end + 1)
         name_start = article.end() if article else hit.end + 1
-        run = _TITLE_RUN.match(text, name_start)
-        participle = hit.entry.name.endswith("ed")
+        kind = _SLOT_KIND.match(text, hit.end + 1)
+        if kind is not None and not _is_participle(hit):
+            name_start = kind.end()  # 'We name the method Tilt and Average'
+            article = kind
+        run = _TITLE_RUN.match(text, name_start) or _DIGIT_TITLE_RUN.match(text, name_start)
+        participle = _is_participle(hit)
         if (run is None or _plain_capitalised(run.group())) and article:
             # 'a test that we call the Poisson binomial test.', 'a data structure called an online
             # coreset, which': capitalised, or named after the kind of thing it is.
@@ -1057,6 +1061,16 @@ def _add_named_by_slots(paper: _Paper, cues: cue.Cues, cue_hits: list[Hit]) -> N
 
 _NAMING_VERBS = frozenset(("call", "name", "dubb", "dub", "term", "coin", "code"))
 _LOWER_SLOT_NAME = re.compile(r"[a-z][\w-]*(?: [a-z][\w-]*){0,2}(?=[,;(]|\.\s|\.$)")
+
+
+def _is_participle(hit: Hit) -> bool:
+    return hit.entry.name.endswith("ed")
+
+
+# 'We name the method X', 'we call our framework X': the kind of thing, then its name.
+_SLOT_KIND = re.compile(r"(?:the|this|our) (?:[\w-]+ )?" + _KIND_GROUPS + r" (?=[A-Z0-9])")
+# 'a new objective named 3D Cloze Test': a title-case name opening with a count of dimensions.
+_DIGIT_TITLE_RUN = re.compile(r"\d[A-Z][\w-]*(?: [A-Z][\w'’+-]*)+")
 _SLOT_ARTICLE = re.compile(r"(?:the|an?) (?=\S)")
 # A name of up to four words after 'call the', closed by punctuation: 'Poisson binomial test.'
 _SLOT_PHRASE = re.compile(r"[A-Za-z][\w-]*(?: [a-z][\w-]*){1,3}(?=[,;(]|\.\s|\.$)")
