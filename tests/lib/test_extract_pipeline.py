@@ -144,6 +144,25 @@ def test_no_kept_rows(tmp_path):
     assert load_paper_rows(tmp_path / "missing") is None
 
 
+def test_unreadable_kept_rows_are_ignored(tmp_path):
+    (tmp_path / "keys.parquet").write_bytes(b"not parquet")
+    assert load_paper_rows(tmp_path) is None
+
+
+def test_kept_rows_of_an_older_layout_do_not_break_extraction(papers, extraction):
+    older = extraction.paper_rows
+    older = type(older)(
+        older.keys.with_columns(pl.lit("old").alias("abstract_key")),
+        older.mentions.drop("expansion_key"),
+        older.abbreviations,
+        older.links,
+        older.results,
+    )
+    again = extract_all(papers, previous=older)
+    assert again.reused_papers == 0
+    assert again.mentions.equals(extraction.mentions)
+
+
 def test_empty_input():
     empty = extract_all(
         pl.DataFrame(

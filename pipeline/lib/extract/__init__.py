@@ -143,10 +143,14 @@ def save_paper_rows(rows: PaperRows, directory: Path) -> None:
 
 
 def load_paper_rows(directory: Path) -> PaperRows | None:
-    """The rows save_paper_rows wrote, or None when there are none (or they are incomplete)."""
+    """The rows save_paper_rows wrote, or None when there are none, they are incomplete or they
+    cannot be read (every paper is then extracted again)."""
     if not (directory / "keys.parquet").is_file():
         return None
-    return PaperRows(*(pl.read_parquet(directory / f"{f.name}.parquet") for f in fields(PaperRows)))
+    try:
+        return PaperRows(*(pl.read_parquet(directory / f"{f.name}.parquet") for f in fields(PaperRows)))
+    except (OSError, pl.exceptions.PolarsError):
+        return None
 
 
 def _extract_chunk(rows: list[tuple[str, str]]) -> tuple[list[tuple], list[tuple], list[tuple], list[tuple]]:
@@ -196,6 +200,8 @@ def extract_all(
         if previous is not None
         else None
     )
+    if reused is not None and reused.keys.is_empty():
+        reused = None  # nothing to reuse, and rows of older code may not even have today's columns
     todo = papers.join(reused.keys, on="paper_id", how="anti") if reused is not None else papers
     fresh = _extract_rows(todo, workers, progress)
     found = fresh if reused is None else PaperRows(keys, *_concat_rows(reused, fresh))
