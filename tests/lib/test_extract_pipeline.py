@@ -2,7 +2,7 @@ import polars as pl
 import pytest
 
 import pipeline.lib.extract as extract
-from pipeline.lib.extract import extract_all, load_paper_rows, save_paper_rows
+from pipeline.lib.extract import PaperRows, extract_all, load_paper_rows, save_paper_rows
 from pipeline.lib.extract.catalog import entity_id, normalise_name
 from pipeline.lib.schema import TABLES
 
@@ -151,7 +151,7 @@ def test_unreadable_kept_rows_are_ignored(tmp_path):
 
 def test_kept_rows_of_an_older_layout_do_not_break_extraction(papers, extraction):
     older = extraction.paper_rows
-    older = type(older)(
+    older = PaperRows(
         older.keys.with_columns(pl.lit("old").alias("abstract_key")),
         older.mentions.drop("expansion_key"),
         older.abbreviations,
