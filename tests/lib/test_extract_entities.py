@@ -238,3 +238,12 @@ def test_architecture_families_are_methods_and_neural_networks_a_topic():
 
 def test_a_venue_cited_with_its_year_is_not_an_entity():
     assert extract_entities("Lu (NeurIPS '23, ALT '24) introduces a theory of learning.").mentions == []
+
+
+def test_an_order_of_a_named_property_is_math_not_a_name():
+    assert extract_entities("Every 1-Lipschitz function of the data is bounded.").mentions == []
+
+
+def test_software_hardware_and_countries_are_not_entities():
+    text = "We run MATLAB code on SRAM chips with MPI across the U.S. in USD."
+    assert extract_entities(text).mentions == []

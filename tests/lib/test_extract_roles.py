@@ -330,3 +330,19 @@ def test_a_name_opening_with_a_dimension_count_after_named_is_proposed():
 
 def test_naming_after_someone_is_no_name():
     assert found("We name the model after its inventor.") == {}
+
+
+def test_a_name_dubbed_by_the_paper_overrides_an_everyday_acronym():
+    names = found(
+        "This work proposes a retrieve-and-transfer framework, dubbed RAM, for robots. RAM is fast."
+    )
+    assert names["RAM"] == ("method", "proposed")
+
+
+def test_an_everyday_acronym_the_paper_spells_out_is_its_own():
+    names = found("We propose the Retrieval Augmented Memory (RAM) module for agents.")
+    assert names["RAM"][1] == "proposed"
+
+
+def test_an_everyday_acronym_written_alone_is_no_entity():
+    assert "RAM" not in found("The model fits in 16 GB of RAM on one machine.")

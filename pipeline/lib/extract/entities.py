@@ -79,6 +79,7 @@ _EVALUATION_WORDS = re.compile(
 )
 # 'type-II', 'phase-IV': a word numbered with a Roman numeral.
 _NUMBERED_WORD = re.compile(r"[a-z]+-[IVX]+")
+_COUNTED_CAPITALISED = re.compile(r"\d+-[A-Z][a-z]+")
 # 'Σ-agent': a Greek letter joined to a word, a name when the paper introduces it (else math).
 _GREEK_PREFIXED = re.compile(r"[\u0391-\u03a9\u03b1-\u03c9]-[A-Za-z][\w-]*")
 _GROUP_ARGUMENT = re.compile(r"\(\s*(?:\d|[a-zA-Z]\s*\))")
@@ -309,6 +310,8 @@ def _plain_capitalised(word: str) -> bool:
 def _is_name_shape(token: str) -> bool:
     if _GREEK_PREFIXED.fullmatch(token):
         return True
+    if _COUNTED_CAPITALISED.fullmatch(token):
+        return False  # '1-Lipschitz', '2-Wasserstein': an order of a named property, math
     if len(token) < 2 or not token[0].isalnum() or _plain_capitalised(token) or _UNIT.fullmatch(token):
         return False
     if _ROMAN.fullmatch(token):
@@ -487,6 +490,8 @@ def _add_abbreviations(paper: _Paper, abbreviations: list[Abbreviation], cues: c
         entry = lexicon.lookup(a.short)
         if entry is not None and entry.expansion and not _same_words(entry.expansion, a.long):
             entry = None  # the paper defines the acronym otherwise: 'DMC (Dynamic Memory Compression)'
+        if entry is not None and entry.kind == "non_entity":
+            entry = None  # 'RAM' is memory, unless the paper spells out its own RAM
         entry = entry or lexicon.lookup(a.long)
         spans = ((a.short_start, a.short_end), (a.long_start, a.long_end))
         forms = (a.short, a.long)
@@ -1044,8 +1049,11 @@ def _add_named_by_slots(paper: _Paper, cues: cue.Cues, cue_hits: list[Hit]) -> N
         if run is None:
             continue
         name = run.group().rstrip("-")
-        if name.split()[0].lower() in FUNCTION_WORDS or paper.lexicon.lookup(name) or paper.is_topic(name):
+        known = paper.lexicon.lookup(name)
+        if name.split()[0].lower() in FUNCTION_WORDS or paper.is_topic(name):
             continue
+        if known is not None and known.kind != "non_entity":
+            continue  # a lexicon name; but 'dubbed RAM' names the paper's RAM, not memory
         if (
             len(name.split()) == 1
             and not _is_name_shape(name)
