@@ -652,10 +652,10 @@ def _split_glued_words(paper: _Paper) -> None:
         for other in names:
             if other is entity or len(other.name) >= len(entity.name):
                 continue
-            glue = _GLUED.fullmatch(entity.name.replace(other.name, "\0", 1))
-            if glue is None:
+            before, found, after = entity.name.partition(other.name)
+            if not found or not _GLUE.fullmatch(before) or not _GLUE.fullmatch(after):
                 continue
-            offset = len(glue.group(1))
+            offset = len(before)
             other.spans.update(
                 (start + offset, start + offset + len(other.name)) for start, _ in entity.spans
             )
@@ -663,7 +663,8 @@ def _split_glued_words(paper: _Paper) -> None:
             break
 
 
-_GLUED = re.compile(r"([a-z]{2,}|)\0(?:[a-z]{2,}|)")
+# What a lost space glued to a name: nothing, or a lower-case word ('presents', 'closes').
+_GLUE = re.compile(r"(?:[a-z]{2,})?")
 
 
 def _evaluated_on(text: str, start: int) -> bool:
