@@ -102,6 +102,8 @@ def test_materialize_all_in_the_dagster_ui_publishes_the_warehouse(dagster_dev, 
     # The asset page shows the schema module's column descriptions.
     page.goto(f"http://127.0.0.1:{port}/assets/papers")
     page.get_by_text("Column name").first.wait_for(timeout=UI_LOAD_MS)
+    # The column table fills in after its header; wait for the rows before reading them all.
+    expect(page.locator("body")).to_contain_text(TABLES["papers"].columns[-1].description, timeout=UI_LOAD_MS)
     shown = page.inner_text("body")
     assert [c.name for c in TABLES["papers"].columns if c.description not in shown] == []
 
