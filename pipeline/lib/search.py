@@ -369,7 +369,7 @@ def _keep_tokens(con: duckdb.DuckDBPyConnection, directory: Path, parts: list[Pa
     directory.mkdir(parents=True, exist_ok=True)
     rewrite = rewrite or not parts
     rows = (
-        f"{_TOKENS}"
+        _TOKENS
         if rewrite
         else f"(SELECT * FROM {_TOKENS} SEMI JOIN temp.paper_keys USING (paper_id, text_key))"
     )
