@@ -117,3 +117,20 @@ def test_a_digit_between_capitals_may_stand_for_a_word():
         ("T2I", "text-to-image"),
         ("P2P", "peer-to-peer"),
     ]
+
+
+def test_a_digit_after_a_capital_may_count_it():
+    text = "Asynchronous Advantage Actor-Critic (A3C) and Recurrent Replay Distributed DQN (R2D2)."
+    assert pairs(text) == [
+        ("A3C", "Asynchronous Advantage Actor-Critic"),
+        ("R2D2", "Recurrent Replay Distributed DQN"),
+    ]
+
+
+def test_title_case_words_listed_with_commas_spell_a_short_form():
+    text = "This leads to “Critical-Layer, Core-Expert, Collaborative Pathway Optimization (C3PO)”."
+    assert pairs(text) == [("C3PO", "Critical-Layer, Core-Expert, Collaborative Pathway Optimization")]
+
+
+def test_lower_case_words_listed_with_commas_are_no_long_form():
+    assert pairs("We test on text, images, and audio (TIA) at once.") == []

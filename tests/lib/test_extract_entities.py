@@ -247,3 +247,33 @@ def test_an_order_of_a_named_property_is_math_not_a_name():
 def test_software_hardware_and_countries_are_not_entities():
     text = "We run MATLAB code on SRAM chips with MPI across the U.S. in USD."
     assert extract_entities(text).mentions == []
+
+
+def test_a_class_of_functions_named_by_a_prefix_is_math_not_a_name():
+    text = "We maximise continuous DR-submodular functions and minimise L-smooth objectives."
+    assert extract_entities(text).mentions == []
+
+
+def test_accuracy_is_a_metric_where_a_value_is_stated_or_compared():
+    assert found("The WFR distance reaches 86.4% accuracy on Cora.")["accuracy"] == ("metric", "referenced")
+    assert found("The WFR distance achieves higher accuracy than WMD.")["accuracy"][0] == "metric"
+
+
+def test_accuracy_as_a_quality_is_not_a_metric():
+    names = found("These kernels rely on high-precision arithmetic to maintain inference accuracy.")
+    assert "accuracy" not in names
+
+
+def test_metric_variants_named_with_a_suffix_are_metrics():
+    names = found("The decoder achieves 41.35 BLEU-1 and 33.71 Rouge-F on the ZuCo dataset.")
+    assert names["BLEU-1"][0] == "metric"
+    assert names["Rouge-F"][0] == "metric"
+
+
+def test_a_family_version_introduced_by_the_paper_is_a_model():
+    names = found("To bridge this gap, we introduce TÜLU 3, a family of fully-open post-trained models.")
+    assert names["TÜLU 3"][0] == "model"
+
+
+def test_gpus_and_their_vendors_are_not_entities():
+    assert extract_entities("Training takes 70 GPU hours on AMD MI300 and Intel CPUs.").mentions == []

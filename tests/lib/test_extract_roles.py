@@ -346,3 +346,14 @@ def test_an_everyday_acronym_the_paper_spells_out_is_its_own():
 
 def test_an_everyday_acronym_written_alone_is_no_entity():
     assert "RAM" not in found("The model fits in 16 GB of RAM on one machine.")
+
+
+def test_two_names_called_together_are_two_proposed_names():
+    names = found("We propose two robust variants of SPS and SLS, called AdaSPS and AdaSLS, which converge.")
+    assert names["AdaSPS"] == ("method", "proposed")
+    assert names["AdaSLS"] == ("method", "proposed")
+    assert "AdaSPS and AdaSLS" not in names
+
+
+def test_a_title_case_name_with_and_called_once_stays_one_name():
+    assert found("We name the method Tilt and Average, which works.")["Tilt and Average"][1] == "proposed"

@@ -39,6 +39,7 @@ _APPOSITION = re.compile(r"([A-Z][A-Z0-9&-]*[A-Z0-9]s?), (?:a|an|the) ")
 _SIZE_TAG = re.compile(r"-?\d+(?:\.\d+)?[KMBkmb]?$")
 _ROMAN = re.compile(r"(?i)[ivx]+")
 _CLAUSE_BREAK = re.compile(r"[.;:!?\[\]]\s|[;:!?\[\]]|, |\. ")
+_STRONG_BREAK = re.compile(r"[.;:!?\[\]]\s|[;:!?\[\]]|\. ")
 _WORD = re.compile(r"\S+")
 _SPELLED_WORD = re.compile(r"[A-Z][a-z]{3,}")
 
@@ -140,11 +141,20 @@ def _initials_match(short: str, window: str) -> int | None:
 _DIGIT_WORD = re.compile(r"(?<=[A-Z])([24])(?=[A-Z])")
 
 
-def _long_form_start(short: str, window: str) -> int | None:
+# A digit after a capital that counts it: 'A3C' (Asynchronous Advantage Actor-Critic), 'R2D2'.
+_REPEATED_LETTER = re.compile(r"([A-Z])([234])(?=[A-Z]|$)")
+
+
+def _spellings(short: str) -> list[str]:
+    """The short form, without a size tag, and with its digits read as words or as counts."""
     spelled = _DIGIT_WORD.sub(lambda m: "T" if m.group(1) == "2" else "F", short)
-    for candidate in dict.fromkeys((short, _SIZE_TAG.sub("", short), spelled)):
-        if sum(c.isalpha() for c in candidate) < 2:
-            continue
+    repeated = _REPEATED_LETTER.sub(lambda m: m.group(1) * int(m.group(2)), short)
+    candidates = (repeated, short, _SIZE_TAG.sub("", short), spelled)
+    return [c for c in dict.fromkeys(candidates) if sum(ch.isalpha() for ch in c) >= 2]
+
+
+def _long_form_start(short: str, window: str) -> int | None:
+    for candidate in _spellings(short):
         start = _initials_match(candidate, window)
         if start is None:
             start = backward_match(candidate, window)
@@ -214,12 +224,28 @@ _FUNCTION_WORDS = frozenset(
 )
 
 
-def _window_before(text: str, end: int, n_words: int) -> tuple[int, str]:
+def _titled_list_start(short: str, window: str) -> int | None:
+    """'“Critical-Layer, Core-Expert, Collaborative Pathway Optimization (C3PO)”': Title-Case
+    words whose initials spell the short form, with commas between them."""
+    for candidate in _spellings(short):
+        start = _initials_match(candidate, window)
+        if start is None:
+            continue
+        start += len(window[start:]) - len(window[start:].lstrip("\"“'‘"))
+        words = window[start:].replace(",", " ").split()
+        if len(words) > 1 and all(w[0].isupper() for w in words if w.lower() not in _FUNCTION_WORDS):
+            return start
+    return None
+
+
+def _window_before(
+    text: str, end: int, n_words: int, breaks: re.Pattern[str] = _CLAUSE_BREAK
+) -> tuple[int, str]:
     """The clause before position end, at most n_words words: (offset, text)."""
     start = max(0, end - 12 * n_words)
     window = text[start:end]
     last_break = None
-    for m in _CLAUSE_BREAK.finditer(window):
+    for m in breaks.finditer(window):
         last_break = m
     if last_break is not None:
         start += last_break.end()
@@ -265,8 +291,16 @@ def _long_then_short(text: str, paren: re.Match[str], short: str) -> Abbreviatio
     before_end = paren.start()
     while before_end > 0 and text[before_end - 1] in " ,;:\"”’'":
         before_end -= 1
-    offset, window = _window_before(text, before_end, _max_long_words(short))
-    start = _long_form_start(short, window)
+    start = None
+    if _REPEATED_LETTER.search(short):  # spelled in full, so a listed long form is no guess
+        offset, window = _window_before(text, before_end, _max_long_words(short), _STRONG_BREAK)
+        start = _titled_list_start(short, window)
+    if start is None:
+        offset, window = _window_before(text, before_end, _max_long_words(short))
+        start = _long_form_start(short, window)
+    if start is None:
+        offset, window = _window_before(text, before_end, _max_long_words(short), _STRONG_BREAK)
+        start = _titled_list_start(short, window)
     if start is None:
         return None
     long_start = offset + start
