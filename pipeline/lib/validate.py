@@ -11,7 +11,8 @@ the same semantics (nulls ignored, bounds inclusive) and reports them in the sam
   (84 s for 1M ids against a 1M-id set);
 - ranges of integer columns: GX's pandas ``expect_column_values_to_be_between`` vectorises only
   int64 and float64 and calls Python once per value of any other integer dtype.
-Everything else runs in one GX suite (``build_suite``).
+Everything else runs in GX (``build_suite``): the uniqueness expectations on the key columns of the
+whole table, the others on chunks of rows whose counts are added up (``validate_table``).
 
 Frames reach GX in one canonical pandas form whichever library produced them (strings become
 ``string[pyarrow]``, integers nullable ``Int32``, lists ``object`` columns of tuples), so a type
@@ -61,6 +62,9 @@ _INTEGER_RANGE_NOTE = (
     "columns and calls Python once per value of other integer dtypes"
 )
 _SKIPPED_NO_RELATED = "skipped: related table not given"
+# Rows GX sees at once for the expectations that look at one row at a time (see validate_table).
+CHUNK_ROWS = 250_000
+_WHOLE_TABLE_EXPECTATIONS = (gxe.ExpectColumnValuesToBeUnique, gxe.ExpectCompoundColumnsToBeUnique)
 
 # A column of the frame being validated: Arrow, or the raw pandas Series when Arrow cannot hold it.
 _FrameColumn = pa.ChunkedArray | pd.Series
@@ -149,24 +153,48 @@ def validate_table(
     table: Table,
     frame: pl.DataFrame | pd.DataFrame,
     related: Mapping[str, pl.DataFrame] = {},
+    chunk_rows: int = CHUNK_ROWS,
 ) -> TableValidation:
-    """Validate one table against its schema; ``related`` holds the tables its foreign keys point to."""
+    """Validate one table against its schema; ``related`` holds the tables its foreign keys point to.
+
+    Uniqueness needs every row at once, so GX checks it on the key columns alone; every other
+    expectation looks at one row at a time, so GX checks it on chunks of ``chunk_rows`` rows and the
+    chunks' counts are added up. Memory then stays near one chunk's pandas copy, not the table's.
+    """
     columns = _arrow_columns(frame, table)
-    gx_frame = pd.DataFrame({name: _pandas_column(column) for name, column in columns.items()})
+    n_rows = len(frame)
     rules = _rules(table)
-    suite = _suite(table, rules)
-    suite_result = _run_suite(suite, table.name, gx_frame)
-    gx_outcomes = iter([_outcome(result) for result in _in_suite_order(suite, suite_result.results)])
+    expectations = [rule for rule in rules if isinstance(rule, gxe.Expectation)]
+    whole_table = [e for e in expectations if isinstance(e, _WHOLE_TABLE_EXPECTATIONS)]
+    per_chunk = [e for e in expectations if not isinstance(e, _WHOLE_TABLE_EXPECTATIONS)]
+    runs = []
+    if whole_table:
+        keys = list(dict.fromkeys(c for e in whole_table for c in _expectation_columns(e) if c in columns))
+        suite = gx.ExpectationSuite(name=f"{table.name}_keys", expectations=whole_table)
+        runs.append(_run_suite(suite, table.name, _pandas_frame(columns, keys, 0, n_rows)))
+    suite = gx.ExpectationSuite(name=f"{table.name}_rows", expectations=per_chunk)
+    for offset in range(0, max(n_rows, 1), chunk_rows):
+        runs.append(_run_suite(suite, table.name, _pandas_frame(columns, list(columns), offset, chunk_rows)))
+    by_expectation: dict[tuple[str, str], list[ExpectationValidationResult]] = {}
+    for run in runs:
+        for result in run.results:
+            config = result.expectation_config
+            by_expectation.setdefault(_config_key(config.type, config.kwargs), []).append(result)
     outcomes = [
-        next(gx_outcomes) if isinstance(rule, gxe.Expectation) else _polars_outcome(rule, columns, related)
+        _merged_outcome(by_expectation[_config_key(rule.expectation_type, rule.configuration.kwargs)], n_rows)
+        if isinstance(rule, gxe.Expectation)
+        else _polars_outcome(rule, columns, related)
         for rule in rules
     ]
     return TableValidation(
         table=table.name,
         success=all(outcome.success for outcome in outcomes),
-        n_rows=len(gx_frame),
+        n_rows=n_rows,
         outcomes=outcomes,
-        gx_result=suite_result.to_json_dict(),
+        gx_result={
+            "success": all(run.success for run in runs),
+            "suite_runs": [run.to_json_dict() for run in runs],
+        },
     )
 
 
@@ -264,16 +292,45 @@ def _run_suite(
     return validation.run(batch_parameters={"dataframe": gx_frame}, result_format=_RESULT_FORMAT)
 
 
-def _in_suite_order(
-    suite: gx.ExpectationSuite, results: list[ExpectationValidationResult]
-) -> list[ExpectationValidationResult]:
-    """GX returns results grouped by how it computed them; report them in the suite's (schema) order."""
-    position = {
-        _config_key(expectation.expectation_type, expectation.configuration.kwargs): index
-        for index, expectation in enumerate(suite.expectations)
-    }
-    return sorted(
-        results, key=lambda r: position[_config_key(r.expectation_config.type, r.expectation_config.kwargs)]
+def _expectation_columns(expectation: gxe.Expectation) -> list[str]:
+    kwargs = expectation.configuration.kwargs
+    return list(kwargs.get("column_list") or [kwargs["column"]])
+
+
+def _pandas_frame(
+    columns: Mapping[str, _FrameColumn], names: list[str], offset: int, length: int
+) -> pd.DataFrame:
+    """Rows [offset, offset + length) of the named columns in the canonical pandas form."""
+    return pd.DataFrame({name: _pandas_column(_sliced(columns[name], offset, length)) for name in names})
+
+
+def _sliced(column: _FrameColumn, offset: int, length: int) -> _FrameColumn:
+    if isinstance(column, pd.Series):
+        return column.iloc[offset : offset + length].reset_index(drop=True)
+    return column.slice(offset, length)
+
+
+def _merged_outcome(results: list[ExpectationValidationResult], n_rows: int) -> ExpectationOutcome:
+    """One outcome from an expectation's result on every chunk: row counts add up, examples are
+    the first distinct ones; a column- or table-level result is the first chunk's that failed."""
+    outcomes = [_outcome(result) for result in results]
+    failed = [outcome for outcome in outcomes if not outcome.success]
+    first = failed[0] if failed else outcomes[0]
+    if len(outcomes) == 1 or "unexpected_count" not in (results[0].result or {}):
+        return first
+    unexpected_count = sum(outcome.unexpected_count for outcome in outcomes)
+    details = dict(first.details)
+    missing = sum(outcome.details.get("missing_count", 0) for outcome in outcomes)
+    details["missing_count"] = missing
+    present = n_rows - missing
+    details["unexpected_percent"] = 100 * unexpected_count / present if present else 0.0
+    return ExpectationOutcome(
+        expectation=first.expectation,
+        column=first.column,
+        success=not failed,
+        unexpected_count=unexpected_count,
+        unexpected_examples=_examples([x for outcome in outcomes for x in outcome.unexpected_examples]),
+        details=details,
     )
 
 

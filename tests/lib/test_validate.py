@@ -361,3 +361,40 @@ def test_rules_outside_the_suite_are_derived_from_the_schema_too():
     }
     ranges = [o for o in validation.outcomes if o.expectation == "expect_column_values_to_be_between"]
     assert [(o.column, o.success) for o in ranges] == [("start", True), ("end", True)]
+
+
+def _counts(validation):
+    return [(o.expectation, o.column, o.success, o.unexpected_count) for o in validation.outcomes]
+
+
+def test_validation_in_chunks_counts_what_one_pass_counts(tables):
+    """Row failures in several chunks add up; a duplicate key split across chunks is still found."""
+    documents = pl.concat([tables["documents"]] * 3).with_columns(
+        document_id=pl.format("d{}", pl.int_range(pl.len())),
+        ordinal=pl.when(pl.int_range(pl.len()) % 4 == 1).then(-1).otherwise(pl.col("ordinal")),
+        match=pl.when(pl.int_range(pl.len()) % 3 == 0).then(pl.lit("copy")).otherwise(pl.col("match")),
+        line_end=pl.when(pl.int_range(pl.len()) == 7).then(0).otherwise(pl.col("line_end")),
+    )
+    documents = pl.concat([documents, documents.slice(1, 1)])  # the second row's id again, at the end
+    whole = validate_table(TABLES["documents"], documents, tables)
+    chunked = validate_table(TABLES["documents"], documents, tables, chunk_rows=2)
+    assert len(chunked.gx_result["suite_runs"]) == 1 + 5  # the key columns, then five chunks of rows
+    assert _counts(chunked) == _counts(whole)
+    failed = {(o.expectation, o.column): o.unexpected_count for o in chunked.failures()}
+    assert failed == {
+        ("expect_column_values_to_be_unique", "document_id"): 2,
+        ("expect_column_values_to_be_between", "ordinal"): 3,
+        ("expect_column_values_to_be_in_set", "match"): 3,
+        ("expect_column_values_to_be_between", "line_end"): 1,
+        ("expect_column_pair_values_a_to_be_greater_than_b", "line_end"): 1,
+    }
+    in_set = outcome(chunked, "expect_column_values_to_be_in_set", "match")
+    assert in_set.unexpected_examples == ["copy"]
+    assert in_set.details["unexpected_percent"] == pytest.approx(100 * 3 / 10)
+
+
+def test_an_empty_table_is_validated_in_one_chunk(tables):
+    empty = tables["documents"].clear()
+    validation = validate_table(TABLES["documents"], empty, tables, chunk_rows=2)
+    assert validation.success, validation.summary_line()
+    assert validation.n_rows == 0
