@@ -8,7 +8,7 @@ import dagster as dg
 import polars as pl
 
 from pipeline.defs.metadata import frame_metadata
-from pipeline.defs.resources import WarehousePaths
+from pipeline.defs.resources import WarehousePaths, stage_partition
 from pipeline.lib.assemble import preparation_version, prepare_files
 from pipeline.lib.parse import DOCUMENT_SCHEMA
 from pipeline.lib.schema import INPUT_FILES, REJECTS
@@ -34,30 +34,28 @@ def seed_file(context: dg.AssetExecutionContext, paths: WarehousePaths) -> dict:
     """One input file parsed (header, paragraphs, line ranges, rejects) and its abstracts cleaned."""
     keys = sorted(context.partition_keys)
     started = time.perf_counter()
-    prepared = prepare_files([paths.seeds() / key for key in keys], workers=os.cpu_count() or 1)
-    n_documents = sum(p.documents.height for p in prepared)
-    elapsed = time.perf_counter() - started
-    context.log.info(
-        f"parsed and cleaned {len(keys)} files, {n_documents} documents in {elapsed:.1f}s "
-        f"({n_documents / max(elapsed, 1e-9):,.0f} documents/s)"
-    )
-    context.add_output_metadata(
-        {
-            "files": len(keys),
-            "documents": n_documents,
-            "rejects": sum(p.rejects.height for p in prepared),
-        }
-    )
     version = preparation_version()
-    return {
-        key: {
+    staged, n_documents, n_rejects = {}, 0, 0
+    prepared = prepare_files([paths.seeds() / key for key in keys], workers=os.cpu_count() or 1)
+    for key, p in zip(keys, prepared, strict=True):
+        parts = {
             "documents": p.documents,
             "rejects": p.rejects,
             "input_file": p.files,
             STAMP_PART: p.files.select("sha256", preparation_version=pl.lit(version)),
         }
-        for key, p in zip(keys, prepared, strict=True)
-    }
+        staged[key] = stage_partition(paths.warehouse(), context.asset_key, key, parts)
+        n_documents += p.documents.height
+        n_rejects += p.rejects.height
+        rate = n_documents / max(time.perf_counter() - started, 1e-9)
+        context.log.info(f"parsed {len(staged)}/{len(keys)} files, {n_documents:,} documents ({rate:,.0f}/s)")
+    elapsed = time.perf_counter() - started
+    context.log.info(
+        f"parsed and cleaned {len(keys)} files, {n_documents} documents in {elapsed:.1f}s "
+        f"({n_documents / max(elapsed, 1e-9):,.0f} documents/s)"
+    )
+    context.add_output_metadata({"files": len(keys), "documents": n_documents, "rejects": n_rejects})
+    return staged
 
 
 def _concat(parts: list[pl.DataFrame], empty: pl.DataFrame) -> pl.DataFrame:

@@ -28,9 +28,9 @@ def staged_path(warehouse_dir: Path, asset_key: dg.AssetKey) -> Path:
     return warehouse_dir / STAGING_DIR / f"{'__'.join(asset_key.path)}.parquet"
 
 
-def read_staged(warehouse_dir: Path, asset_name: str) -> pl.DataFrame:
+def read_staged(warehouse_dir: Path, asset_name: str, columns: list[str] | None = None) -> pl.DataFrame:
     """The frame an upstream step staged, for checks that declare the dependency without loading it."""
-    return pl.read_parquet(staged_path(warehouse_dir, dg.AssetKey(asset_name)))
+    return pl.read_parquet(staged_path(warehouse_dir, dg.AssetKey(asset_name)), columns=columns)
 
 
 def partition_dir(warehouse_dir: Path, asset_key: dg.AssetKey, partition_key: str) -> Path:
@@ -44,13 +44,25 @@ def _write_atomically(frame: pl.DataFrame, path: Path) -> None:
     os.replace(tmp, path)
 
 
+def stage_partition(
+    warehouse_dir: Path, asset_key: dg.AssetKey, partition_key: str, parts: dict[str, pl.DataFrame]
+) -> dict[str, Path]:
+    """Store one partition's parts where the IO manager keeps them, before the step ends: a step of
+    many partitions then holds one at a time and returns the paths."""
+    target = partition_dir(warehouse_dir, asset_key, partition_key)
+    for name, frame in parts.items():
+        _write_atomically(frame, target / f"{name}.parquet")
+    return {name: target / f"{name}.parquet" for name in parts}
+
+
 class StagedFrameIOManager(dg.ConfigurableIOManager):
     """Stores each asset's polars frame as Parquet under `<warehouse>/.staging/`.
 
     An unpartitioned asset is one frame. A partitioned asset is, per partition, a mapping of part
     name to frame (one Parquet file each); the step returns {partition_key: parts} for all the
     partitions of its run, and a downstream unpartitioned step loads the same mapping for every
-    partition. Files are written to a temporary name and renamed, so no step reads half a file.
+    partition. A part may also be the path `stage_partition` already wrote it to. Files are written
+    to a temporary name and renamed, so no step reads half a file.
     """
 
     warehouse_dir: str | None = None
@@ -65,6 +77,10 @@ class StagedFrameIOManager(dg.ConfigurableIOManager):
         for partition_key, parts in obj.items():
             target = partition_dir(self._warehouse(), context.asset_key, partition_key)
             for name, frame in parts.items():
+                if isinstance(frame, Path):
+                    if frame != target / f"{name}.parquet":
+                        raise ValueError(f"part {name} of {partition_key} is staged at {frame}, not {target}")
+                    continue
                 _write_atomically(frame, target / f"{name}.parquet")
 
     def load_input(self, context: dg.InputContext):

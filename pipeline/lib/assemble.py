@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from functools import cache
@@ -46,15 +47,17 @@ def prepare_file(path: Path) -> ParsedSeeds:
     return replace(parsed, documents=with_clean_text(parsed.documents))
 
 
-def prepare_files(paths: list[Path], workers: int = 1) -> list[ParsedSeeds]:
-    """prepare_file for many files, in `workers` processes when there is more than one file."""
+def prepare_files(paths: list[Path], workers: int = 1) -> Iterator[ParsedSeeds]:
+    """prepare_file for many files, in order, in `workers` processes when there is more than one
+    file; a generator, so that a caller can store each file and let it go before the next."""
     if workers > 1 and len(paths) > 1:
         # Spawned, not forked: a fork of a process whose polars thread pool is running can deadlock.
         with ProcessPoolExecutor(
             max_workers=min(workers, len(paths)), mp_context=get_context("spawn")
         ) as pool:
-            return list(pool.map(prepare_file, paths))
-    return [prepare_file(path) for path in paths]
+            yield from pool.map(prepare_file, paths)
+    else:
+        yield from map(prepare_file, paths)
 
 
 def build_documents(raw_documents: pl.DataFrame) -> pl.DataFrame:
