@@ -6,9 +6,9 @@
 1. Generates N abstracts with generate_corpus.py (or reuses the corpus given with --corpus;
    a missing --corpus directory is generated and kept), with its injected ground truth.
 2. Runs `pipeline.build.run_build` in this process, exactly what `papers build` runs, into a
-   temporary warehouse with an ephemeral Dagster instance, while a thread samples the resident
-   memory of this process plus all its children (the parse and extraction worker processes)
-   every 0.2 s.
+   temporary warehouse with a temporary persistent Dagster instance (a large corpus runs each step
+   in a process of its own), while a thread samples the resident memory of this process plus all
+   its children (step processes and their parse and extraction workers) every 0.2 s.
 3. Prints one row per Dagster step (from the instance's step statistics): wall seconds,
    abstracts per second (input abstracts of the corpus / step seconds) and the peak RSS sampled
    inside the step's window; then total wall and overall peak RSS.
@@ -46,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import dedup_benchmark
 import generate_corpus
 
-from pipeline.build import run_build
+from pipeline.build import run_build, temporary_instance
 from pipeline.defs.automation import build_tables, ingest_files
 from pipeline.defs.resources import read_staged
 from pipeline.lib import dedup
@@ -267,7 +267,9 @@ def main(argv: list[str] | None = None) -> int:
             f"machine: {psutil.cpu_count()} CPUs, {psutil.virtual_memory().total / 1e9:.0f} GB; "
             f"load average before the build {os.getloadavg()[0]:.2f}"
         )
-        with dg.DagsterInstance.ephemeral() as instance:
+        (scratch / "dagster").mkdir()
+        # Persistent (in the scratch directory), as `papers build` uses: its steps run in processes.
+        with temporary_instance(str(scratch / "dagster")) as instance:
             full = timed_build(corpus, warehouse, instance)
             n_abstracts = full.row_counts["documents"]
             print(

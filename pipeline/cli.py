@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
+import tempfile
 import threading
 from pathlib import Path
 from typing import Annotated, NoReturn
@@ -68,16 +70,22 @@ def build(
     # Imported here so that search, stats and show start without loading Dagster.
     import dagster as dg
 
-    from pipeline.build import run_build
+    from pipeline.build import run_build, temporary_instance
 
     seeds_dir = config.seeds_dir(seeds)
     warehouse_dir = config.warehouse_dir(warehouse)
     if not seeds_dir.is_dir():
         print(f"papers build: seeds directory {seeds_dir} does not exist", file=sys.stderr)
         raise typer.Exit(2)
-    # With DAGSTER_HOME set (the README's commands set it) the run shows up in `dagster dev` too.
-    instance = dg.DagsterInstance.get() if os.environ.get("DAGSTER_HOME") else dg.DagsterInstance.ephemeral()
-    with instance, StepProgress(instance, console) as progress:
+    # With DAGSTER_HOME set (the README's commands set it) the run shows up in `dagster dev` too;
+    # without it, a temporary instance that the steps' processes can reach.
+    with contextlib.ExitStack() as stack:
+        if os.environ.get("DAGSTER_HOME"):
+            instance = stack.enter_context(dg.DagsterInstance.get())
+        else:
+            home = stack.enter_context(tempfile.TemporaryDirectory(prefix="papers-dagster-"))
+            instance = stack.enter_context(temporary_instance(home))
+        progress = stack.enter_context(StepProgress(instance, console))
         outcome = run_build(
             seeds_dir,
             warehouse_dir,

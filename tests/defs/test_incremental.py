@@ -4,6 +4,7 @@ import shutil
 
 import dagster as dg
 import polars as pl
+import pytest
 
 from pipeline.build import run_build
 from pipeline.definitions import build_definitions
@@ -97,3 +98,19 @@ def test_files_parsed_in_parallel_under_the_multiprocess_executor_equal_the_sing
     single = tmp_path / "single"
     assert run_build(seeds, single).published
     _assert_same_tables(_tables(warehouse), _tables(single))
+
+
+def test_steps_in_processes_of_their_own_build_what_one_process_builds(seeds_copy, tmp_path):
+    """`papers build` isolates the steps of a large input; the tables are those of one process."""
+    (seeds_copy / "004_new.txt").write_text(NEW_FILE, encoding="utf-8")
+    isolated, in_process = tmp_path / "isolated", tmp_path / "in_process"
+    outcome = run_build(seeds_copy, isolated, isolate_steps=True)
+    assert outcome.published, outcome.reason
+    assert outcome.parsed_files == sorted(p.name for p in seeds_copy.glob("*.txt"))
+    assert run_build(seeds_copy, in_process, isolate_steps=False).published
+    _assert_same_tables(_tables(isolated), _tables(in_process))
+
+
+def test_isolated_steps_refuse_an_instance_other_processes_cannot_reach(tmp_path):
+    with pytest.raises(ValueError, match="persistent Dagster instance"):
+        run_build(SEEDS, tmp_path / "warehouse", dg.DagsterInstance.ephemeral(), isolate_steps=True)
