@@ -73,25 +73,29 @@ CHECKS = "checks"
 
 
 class MemorySampler:
-    """RSS of this process and all its descendants, sampled in a thread: (epoch seconds, bytes)."""
+    """Memory of this process and all its descendants, sampled in a thread: (epoch seconds, RSS
+    bytes, PSS bytes). RSS counts a page shared by several processes (the step processes are forked
+    from one server) once per process; PSS divides it among them, so its sum is the memory in use."""
 
     def __init__(self, interval: float = SAMPLE_SECONDS) -> None:
         self.interval = interval
-        self.samples: list[tuple[float, int]] = []
+        self.samples: list[tuple[float, int, int]] = []
         self._process = psutil.Process()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
-    def _total_rss(self) -> int:
-        total = self._process.memory_info().rss
-        for child in self._process.children(recursive=True):
+    def _totals(self) -> tuple[int, int]:
+        rss = pss = 0
+        for process in [self._process, *self._process.children(recursive=True)]:
             with contextlib.suppress(psutil.Error):  # the child ended between listing and reading
-                total += child.memory_info().rss
-        return total
+                memory = process.memory_full_info()
+                rss += memory.rss
+                pss += memory.pss
+        return rss, pss
 
     def _run(self) -> None:
         while True:
-            self.samples.append((time.time(), self._total_rss()))
+            self.samples.append((time.time(), *self._totals()))
             if self._stop.wait(self.interval):
                 return
 
@@ -103,10 +107,12 @@ class MemorySampler:
         self._stop.set()
         self._thread.join()
 
-    def peak(self, start: float = 0.0, end: float = float("inf")) -> int:
-        """The highest sample in [start, end], widened by one interval so a short step gets one."""
+    def peak(self, start: float = 0.0, end: float = float("inf")) -> tuple[int, int]:
+        """The highest RSS and PSS samples in [start, end], widened by one interval so a short step
+        gets one."""
         start, end = start - self.interval, end + self.interval
-        return max((rss for at, rss in self.samples if start <= at <= end), default=0)
+        window = [(rss, pss) for at, rss, pss in self.samples if start <= at <= end]
+        return (max(r for r, _ in window), max(p for _, p in window)) if window else (0, 0)
 
 
 @dataclass
@@ -117,6 +123,7 @@ class Stage:
     end: float = 0.0
     steps: int = 0
     peak_rss: int = 0
+    peak_pss: int = 0
 
 
 @dataclass
@@ -125,6 +132,7 @@ class Build:
     parsed_files: list[str]
     wall_seconds: float
     peak_rss: int
+    peak_pss: int
     stages: list[Stage] = field(default_factory=list)
 
 
@@ -146,7 +154,8 @@ def _stages(instance: dg.DagsterInstance, run_ids: set[str], memory: MemorySampl
             stage.start = min(stage.start, step.start_time)
             stage.end = max(stage.end, step.end_time)
             stage.steps += 1
-            stage.peak_rss = max(stage.peak_rss, memory.peak(step.start_time, step.end_time))
+            rss, pss = memory.peak(step.start_time, step.end_time)
+            stage.peak_rss, stage.peak_pss = max(stage.peak_rss, rss), max(stage.peak_pss, pss)
     order = [label for _, label in PIPELINE_STEPS[:-1]] + [CHECKS, PIPELINE_STEPS[-1][1]]
     return [stages[label] for label in order]
 
@@ -160,7 +169,7 @@ def timed_build(corpus: Path, warehouse: Path, instance: dg.DagsterInstance) -> 
     if not outcome.published:
         raise SystemExit(f"the build did not publish: {outcome.reason}")
     stages = _stages(instance, _run_ids(instance) - before, memory)
-    return Build(outcome.row_counts, outcome.parsed_files, wall, memory.peak(), stages)
+    return Build(outcome.row_counts, outcome.parsed_files, wall, *memory.peak(), stages)
 
 
 def _gb(n_bytes: int) -> str:
@@ -168,18 +177,19 @@ def _gb(n_bytes: int) -> str:
 
 
 def print_stages(build: Build, n_abstracts: int) -> None:
-    print(f"{'stage':<28} {'steps':>5} {'wall s':>8} {'abstracts/s':>12} {'peak RSS GB':>12}")
+    peaks = f"{'peak RSS GB':>12} {'peak PSS GB':>12}"
+    print(f"{'stage':<28} {'steps':>5} {'wall s':>8} {'abstracts/s':>12} {peaks}")
     for stage in build.stages:
         if not stage.steps:
             continue
         rate = n_abstracts / stage.seconds if stage.seconds else float("inf")
-        peak = _gb(stage.peak_rss)
-        print(f"{stage.name:<28} {stage.steps:>5} {stage.seconds:>8.1f} {rate:>12,.0f} {peak:>12}")
+        peaks = f"{_gb(stage.peak_rss):>12} {_gb(stage.peak_pss):>12}"
+        print(f"{stage.name:<28} {stage.steps:>5} {stage.seconds:>8.1f} {rate:>12,.0f} {peaks}")
     outside = build.wall_seconds - sum(stage.seconds for stage in build.stages)
     print(f"{'outside steps (Dagster)':<28} {'':>5} {outside:>8.1f}")
     print(
         f"{'total':<28} {'':>5} {build.wall_seconds:>8.1f} {n_abstracts / build.wall_seconds:>12,.0f} "
-        f"{_gb(build.peak_rss):>12}"
+        f"{_gb(build.peak_rss):>12} {_gb(build.peak_pss):>12}"
     )
 
 
@@ -347,8 +357,14 @@ def summarise(
         "documents": n_abstracts,
         "build_seconds": full.wall_seconds,
         "peak_rss_gb": full.peak_rss / 1e9,
+        "peak_pss_gb": full.peak_pss / 1e9,
         "stages": [
-            {"stage": s.name, "seconds": s.seconds, "peak_rss_gb": s.peak_rss / 1e9}
+            {
+                "stage": s.name,
+                "seconds": s.seconds,
+                "peak_rss_gb": s.peak_rss / 1e9,
+                "peak_pss_gb": s.peak_pss / 1e9,
+            }
             for s in full.stages
             if s.steps
         ],
@@ -383,6 +399,8 @@ def print_targets(figures: dict) -> None:
          figures["build_seconds"] <= TARGET_BUILD_SECONDS),
         ("peak RSS", f"{figures['peak_rss_gb']:.2f} GB", f"<= {TARGET_PEAK_GB} GB",
          figures["peak_rss_gb"] <= TARGET_PEAK_GB),
+        ("peak PSS (shared pages once)", f"{figures['peak_pss_gb']:.2f} GB", f"<= {TARGET_PEAK_GB} GB",
+         figures["peak_pss_gb"] <= TARGET_PEAK_GB),
         ("near-dup F1", f"{near_f1:.4f}", f">= {TARGET_NEAR_F1}", near_f1 >= TARGET_NEAR_F1),
         ("dedup speed-up vs datasketch", f"{speedup:.1f}x (step)",
          f">= {TARGET_SPEEDUP}x, F1 {ours_f1:.4f} vs {base_f1:.4f}",
