@@ -277,3 +277,11 @@ def test_a_family_version_introduced_by_the_paper_is_a_model():
 
 def test_gpus_and_their_vendors_are_not_entities():
     assert extract_entities("Training takes 70 GPU hours on AMD MI300 and Intel CPUs.").mentions == []
+
+
+def test_in_distribution_written_id_is_a_topic_not_a_method():
+    assert "ID" not in found("Outliers mark the boundary between ID and OOD data in this setting.")
+
+
+def test_a_step_size_rule_spelled_out_is_a_method():
+    assert found("The stochastic Polyak stepsize (SPS) adapts to the loss.")["SPS"][0] == "method"
