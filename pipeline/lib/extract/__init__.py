@@ -10,8 +10,9 @@ every paper whose clean abstract and extraction code are unchanged.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, fields
 from functools import cache
 from multiprocessing import get_context
@@ -153,8 +154,9 @@ def load_paper_rows(directory: Path) -> PaperRows | None:
         return None
 
 
-def _extract_chunk(rows: list[tuple[str, str]]) -> tuple[list[tuple], list[tuple], list[tuple], list[tuple]]:
-    """Rows of mentions, abbreviations, links and results for (paper_id, abstract_clean) pairs."""
+def _extract_chunk(rows: list[tuple[str, str]]) -> tuple[pl.DataFrame, ...]:
+    """Frames of mentions, abbreviations, links and results for (paper_id, abstract_clean) pairs:
+    frames, not Python rows, so that a million papers' rows never exist as Python objects at once."""
     lexicon = load_lexicon()
     mentions, abbreviations, links, results = [], [], [], []
     for paper_id, text in rows:
@@ -178,7 +180,15 @@ def _extract_chunk(rows: list[tuple[str, str]]) -> tuple[list[tuple], list[tuple
         links.extend((paper_id, link.url, link.kind, link.start, link.end) for link in find_links(text))
         spans = [MentionSpan(m.start, m.end, m.entity_type, m.name) for m in found.mentions]
         results.extend((paper_id, *r) for r in find_results(text, spans))
-    return mentions, abbreviations, links, results
+    return tuple(
+        pl.DataFrame(data, schema=schema, orient="row")
+        for data, schema in (
+            (mentions, _MENTION_SCHEMA),
+            (abbreviations, _ABBREVIATION_SCHEMA),
+            (links, _LINK_SCHEMA),
+            (results, _RESULT_SCHEMA),
+        )
+    )
 
 
 def extract_all(
@@ -232,36 +242,47 @@ def _concat_rows(reused: PaperRows, fresh: PaperRows) -> list[pl.DataFrame]:
 def _extract_rows(
     papers: pl.DataFrame, workers: int, progress: Callable[[int, int], None] | None
 ) -> PaperRows:
-    rows = list(
-        zip(papers["paper_id"].to_list(), papers["abstract_clean"].fill_null("").to_list(), strict=True)
+    chunks = (
+        list(zip(chunk["paper_id"].to_list(), chunk["abstract_clean"].fill_null("").to_list(), strict=True))
+        for chunk in papers.iter_slices(CHUNK_SIZE)
     )
-    chunks = [rows[i : i + CHUNK_SIZE] for i in range(0, len(rows), CHUNK_SIZE)]
-    if workers > 1 and len(chunks) > 1:
+    if workers > 1 and papers.height > CHUNK_SIZE:
         # Spawned, not forked: a fork of a process whose polars thread pool is running can deadlock.
         with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
-            parts = _with_progress(pool.map(_extract_chunk, chunks), chunks, progress)
+            parts = _collect(_in_order(pool, chunks, 2 * workers), papers.height, progress)
     else:
-        parts = _with_progress(map(_extract_chunk, chunks), chunks, progress)
-
-    def frame(index: int, schema: dict[str, pl.DataType]) -> pl.DataFrame:
-        data = [row for part in parts for row in part[index]]
-        return pl.DataFrame(data, schema=schema, orient="row")
-
+        parts = _collect(map(_extract_chunk, chunks), papers.height, progress)
+    schemas = (_MENTION_SCHEMA, _ABBREVIATION_SCHEMA, _LINK_SCHEMA, _RESULT_SCHEMA)
+    mentions, abbreviations, links, results = (
+        pl.concat([part[index] for part in parts]) if parts else pl.DataFrame(schema=schema)
+        for index, schema in enumerate(schemas)
+    )
     return PaperRows(
         keys=pl.DataFrame(schema={"paper_id": pl.String, "abstract_key": pl.String}),
-        mentions=frame(0, _MENTION_SCHEMA),
-        abbreviations=frame(1, _ABBREVIATION_SCHEMA),
-        links=frame(2, _LINK_SCHEMA),
-        results=frame(3, _RESULT_SCHEMA),
+        mentions=mentions,
+        abbreviations=abbreviations,
+        links=links,
+        results=results,
     )
 
 
-def _with_progress(parts: Iterable, chunks: list[list], progress: Callable[[int, int], None] | None) -> list:
-    total = sum(len(chunk) for chunk in chunks)
+def _in_order(pool: ProcessPoolExecutor, chunks: Iterator[list], in_flight: int) -> Iterator[tuple]:
+    """pool.map with at most in_flight chunks submitted: map would turn every chunk into a Python
+    list (a million abstracts) before the first result."""
+    pending: deque[Future] = deque()
+    for chunk in chunks:
+        pending.append(pool.submit(_extract_chunk, chunk))
+        if len(pending) >= in_flight:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
+
+
+def _collect(parts: Iterable[tuple], total: int, progress: Callable[[int, int], None] | None) -> list:
     collected, done = [], 0
-    for part, chunk in zip(parts, chunks, strict=True):
+    for part in parts:
         collected.append(part)
-        done += len(chunk)
+        done = min(total, done + CHUNK_SIZE)
         if progress:
             progress(done, total)
     return collected
