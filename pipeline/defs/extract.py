@@ -7,7 +7,7 @@ import dagster as dg
 import polars as pl
 
 from pipeline.defs.metadata import frame_metadata, markdown_preview
-from pipeline.defs.resources import STAGING_DIR, WarehousePaths
+from pipeline.defs.resources import COLUMNS, STAGING_DIR, WarehousePaths
 from pipeline.lib.assemble import papers_table
 from pipeline.lib.extract import extract_all, load_paper_rows, save_paper_rows
 
@@ -46,7 +46,8 @@ def _mention_summary(mentions: pl.DataFrame, entities: pl.DataFrame) -> dict:
             kinds={"python", "polars"},
         ),
     },
-    ins={"canonical_papers": dg.AssetIn()},
+    # Not the raw abstracts or occurrences: at a million papers they are gigabytes this step never reads.
+    ins={"canonical_papers": dg.AssetIn(metadata={COLUMNS: ["paper_id", "abstract_clean"]})},
 )
 def extract_entities(
     context: dg.AssetExecutionContext, paths: WarehousePaths, canonical_papers: pl.DataFrame
@@ -64,7 +65,7 @@ def extract_entities(
         context.log.info(f"extracted {done:,}/{total:,} papers ({rate:,.0f} papers/s)")
 
     extraction = extract_all(
-        canonical_papers.select("paper_id", "abstract_clean"),
+        canonical_papers,
         workers=os.cpu_count() or 1,
         progress=log_progress,
         previous=load_paper_rows(kept_rows),

@@ -9,6 +9,8 @@ import polars as pl
 from pipeline.lib import config
 
 STAGING_DIR = ".staging"
+# AssetIn metadata key: the columns a step reads of an upstream frame (see StagedFrameIOManager).
+COLUMNS = "columns"
 
 
 class WarehousePaths(dg.ConfigurableResource):
@@ -85,7 +87,9 @@ class StagedFrameIOManager(dg.ConfigurableIOManager):
 
     def load_input(self, context: dg.InputContext):
         if not context.has_asset_partitions:
-            return pl.read_parquet(staged_path(self._warehouse(), context.asset_key))
+            # AssetIn(metadata={"columns": [...]}) reads only those columns of an unpartitioned frame.
+            columns = context.definition_metadata.get(COLUMNS)
+            return pl.read_parquet(staged_path(self._warehouse(), context.asset_key), columns=columns)
         loaded = {}
         for partition_key in sorted(context.asset_partition_keys):
             source = partition_dir(self._warehouse(), context.asset_key, partition_key)
