@@ -59,7 +59,8 @@ def seed_file(context: dg.AssetExecutionContext, paths: WarehousePaths) -> dict:
 
 
 def _concat(parts: list[pl.DataFrame], empty: pl.DataFrame) -> pl.DataFrame:
-    return pl.concat(parts, how="vertical") if parts else empty
+    # Not rechunked: the result points at the files' buffers instead of copying a corpus of text.
+    return pl.concat(parts, how="vertical", rechunk=False) if parts else empty
 
 
 @dg.multi_asset(

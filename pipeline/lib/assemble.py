@@ -62,14 +62,13 @@ def prepare_files(paths: list[Path], workers: int = 1) -> Iterator[ParsedSeeds]:
 
 def build_documents(raw_documents: pl.DataFrame) -> pl.DataFrame:
     """Occurrences (already cleaned) with their paper: the documents columns plus the two texts."""
-    ordered = raw_documents.sort("source_file", "ordinal")
+    # Collected files arrive in this order already; sorting would copy every text for nothing.
+    keys = raw_documents.select("source_file", "ordinal")
+    in_order = keys.equals(keys.sort("source_file", "ordinal"))
+    ordered = raw_documents if in_order else raw_documents.sort("source_file", "ordinal")
     matches = deduplicate(ordered.select("document_id", pl.col("abstract_clean").alias("clean_text")))
-    return ordered.join(
-        matches.select("document_id", "paper_id", "match", "similarity"),
-        on="document_id",
-        how="left",
-        maintain_order="left",
-    )
+    # One row per input row, in input order (deduplicate's contract): columns side by side, no join.
+    return ordered.with_columns(matches.select("paper_id", "match", "similarity"))
 
 
 def documents_table(documents: pl.DataFrame) -> pl.DataFrame:

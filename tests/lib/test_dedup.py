@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pipeline.lib.assemble import build_documents
 from pipeline.lib.dedup import THRESHOLD, deduplicate, normalise_for_hash, paper_id_for, summarise
 
 ABSTRACT = (
@@ -186,3 +187,20 @@ def test_paper_ids_match_paper_id_for_on_any_text(texts):
         == normalise_for_hash(texts[int(row["canonical_document_id"].split(":")[1]) - 1])
         for row in exact.iter_rows(named=True)
     )
+
+
+def test_occurrences_are_matched_in_file_order_whatever_order_they_come_in():
+    text = "We study graph neural networks for molecules and report strong results on benchmarks."
+    raw = pl.DataFrame(
+        {
+            "document_id": ["b.txt:1", "a.txt:2", "a.txt:1"],
+            "source_file": ["b.txt", "a.txt", "a.txt"],
+            "ordinal": [1, 2, 1],
+            "abstract_clean": [text, "A different abstract about kernels and their spectra.", text],
+        }
+    )
+    in_order = build_documents(raw.sort("source_file", "ordinal"))
+    shuffled = build_documents(raw)
+    assert shuffled.equals(in_order)
+    assert shuffled["document_id"].to_list() == ["a.txt:1", "a.txt:2", "b.txt:1"]
+    assert shuffled["match"].to_list() == ["first", "first", "exact"]
