@@ -357,3 +357,65 @@ def test_two_names_called_together_are_two_proposed_names():
 
 def test_a_title_case_name_with_and_called_once_stays_one_name():
     assert found("We name the method Tilt and Average, which works.")["Tilt and Average"][1] == "proposed"
+
+
+def test_variants_of_a_proposed_name_are_proposed_and_a_capital_s_is_no_plural():
+    names = found(
+        "We introduce Magicoder, a series of open models for code. We then build an enhanced "
+        "MagicoderS. Notably, MagicoderS-CL-7B even surpasses ChatGPT."
+    )
+    assert names["Magicoder"][1] == "proposed"
+    assert names["MagicoderS"][1] == "proposed"
+    assert names["MagicoderS-CL-7B"] == ("model", "proposed")
+    assert names["ChatGPT"][1] == "referenced"
+
+
+def test_a_metric_the_paper_defines_in_a_proposal_is_proposed():
+    names = found("We tackle it by introducing a Task Agnostic Correlations (TAC) metric, which is simple.")
+    assert names["TAC"] == ("metric", "proposed")
+
+
+def test_a_metric_measured_in_a_proposal_sentence_stays_referenced():
+    names = found("We propose FooNet, which improves the Fréchet Inception Distance (FID) on faces.")
+    assert names["FID"] == ("metric", "referenced")
+
+
+def test_our_named_algorithm_is_the_papers_own():
+    names = found(
+        "Unlike the classic Blahut–Arimoto algorithm, our Wasserstein gradient descent algorithm moves."
+    )
+    assert names["Wasserstein gradient descent"] == ("method", "proposed")
+    assert "gradient descent" not in names
+
+
+def test_our_with_a_plain_adjective_or_a_known_name_names_nothing_new():
+    names = found("Our Bayesian method works, and our LoRA method is cheap.")
+    assert "Bayesian" not in names
+    assert names["LoRA"][1] == "referenced"
+
+
+def test_a_quoted_name_after_a_proposal_verb_is_proposed():
+    names = found("With these principles in mind, we propose “Levels of AGI” based on depth and breadth.")
+    assert names["Levels of AGI"][1] == "proposed"
+
+
+def test_lower_case_words_extending_a_known_method_after_a_proposal_verb_are_proposed():
+    names = found(
+        "As a solution, we introduce hierarchical randomized smoothing: we smooth parts of objects."
+    )
+    assert names["hierarchical randomized smoothing"] == ("method", "proposed")
+
+
+def test_scare_quotes_and_plain_lower_case_phrases_name_nothing():
+    names = found("We propose “thinking” tokens, and we introduce careful data selection, which helps.")
+    assert names == {}
+
+
+def test_a_claim_after_our_name_is_not_part_of_the_name():
+    names = found("Experiments show that our HI-Diff outperforms state-of-the-art methods on blur datasets.")
+    assert "HI-Diff outperforms state-of-the-art" not in names
+
+
+def test_known_method_words_modifying_a_dataset_are_not_a_proposed_method():
+    names = found("We construct a superior supervised fine-tuning (SFT) dataset that we use to train models.")
+    assert "superior supervised fine-tuning" not in names

@@ -268,9 +268,13 @@ _LOWER_NAME = re.compile(
     r"sampler|solver|heuristic|principle)s?\b)"
 )
 _LIST_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)")
+# 'UniFlow-XL', 'Expert Merging++', 'MagicoderS' (a capital letter appended), 'X-CL-7B'.
 _VARIANT_SUFFIX = re.compile(
-    r"(?:\+\+|\+|-[A-Z0-9][\w.]*|-(?:v\d+|large|base|small|tiny|mini|lite|pro|plus))(?![\w+])"
+    r"(?:\+\+|\+|[A-Z](?=-|[^\w+])|(?:-[A-Z0-9][\w.]*)+|-(?:v\d+|large|base|small|tiny|mini|lite|pro|plus))"
+    r"(?![\w+])"
 )
+# A variant of a variant is the paper's too: 'Magicoder' -> 'MagicoderS' -> 'MagicoderS-CL-7B'.
+_VARIANT_DEPTH = 2
 _KIND_GROUPS = (
     r"(?:(benchmark|dataset|corpus|suite|testbed|leaderboard|collection)|(metric|measure|score)|"
     r"(method|framework|model|algorithm|approach|module|architecture|system|network|technique|mechanism|"
@@ -444,7 +448,9 @@ class _Paper:
         self.blocked: list[tuple[int, int]] = [m.span() for m in URL.finditer(text)] if "://" in text else []
 
     def key(self, name: str) -> str:
-        return match_key(name).replace(" ", "").rstrip("s")
+        # A plural is a lower-case s ('SAEs'); 'MagicoderS' is another model than 'Magicoder'.
+        key = match_key(name).replace(" ", "")
+        return key[:-1] if name.endswith("s") else key
 
     def add(
         self,
@@ -477,11 +483,12 @@ class _Paper:
         self.covered.add(span)
         return entity
 
-    def absorb(self, spans: list[tuple[int, int]]) -> bool:
+    def absorb(self, spans: list[tuple[int, int]], known_too: bool = False) -> bool:
         """Give up the shape-only entities written inside a longer introduced name; False (and
-        nothing changes) when a span belongs to a defined or lexicon entity."""
+        nothing changes) when a span belongs to a defined or (unless known_too) lexicon entity."""
         owners = {key: e for key, e in self.entities.items() if e.spans & set(spans)}
-        if any(e.known or e.expansion for e in owners.values()):
+        defined = any(e.expansion and not e.known for e in owners.values())
+        if defined or (not known_too and any(e.known for e in owners.values())):
             return False
         for key, entity in owners.items():
             entity.spans -= set(spans)
@@ -536,6 +543,8 @@ def _add_abbreviations(paper: _Paper, abbreviations: list[Abbreviation], cues: c
             entity_type = "dataset"
         if following is not None and following.group(1).lower() in DATASET_HEADS:
             entity_type = "dataset"  # 'our Multilingual Composition Relation (MCR) benchmark'
+        if following is not None and following.group(1).lower() in ("metric", "measure", "score"):
+            entity_type = "metric"  # 'a Task Agnostic Correlations (TAC) metric'
 
         name = a.short[:-1] if a.short.endswith("s") and a.short[:-1].isupper() else a.short
         for span in spans:
@@ -996,6 +1005,49 @@ def _add_introduced_names(paper: _Paper, cues: cue.Cues) -> None:
             position = tail.end()
 
 
+def _add_introduced_phrases(paper: _Paper, cues: cue.Cues) -> None:
+    """'we propose “Levels of AGI”', 'we introduce hierarchical randomized smoothing:': a quoted
+    name, or lower-case words that extend a known method, right after a proposal verb."""
+    text = paper.text
+    for window_start, window_end in cues.windows:
+        cursor = window_start
+        while (word := _NEXT_WORD.match(text, cursor, window_end)) is not None and (
+            word.group(1).lower() in INTRO_FILLERS or word.group(1).isdigit()
+        ):
+            cursor = word.end()
+        quoted = _QUOTED_NAME.match(text, cursor, window_end)
+        lower = None if quoted else _LOWER_PHRASE.match(text, cursor, window_end)
+        if quoted is not None and quoted.group(1)[0].isupper():
+            start, end = quoted.span(1)
+        elif lower is not None and _extends_known_method(paper.lexicon, lower.group(1)):
+            start, end = lower.span(1)
+        else:
+            continue
+        name = text[start:end]
+        if paper.lexicon.lookup(name) is not None or paper.is_topic(name):
+            continue
+        overlaps = [(s, e) for s, e in paper.covered if s < end and start < e]
+        inside = all(start <= s and e <= end for s, e in overlaps)
+        if overlaps and not (inside and paper.absorb(overlaps, known_too=True)):
+            continue
+        entity = paper.add(name, _introduced_type(text, window_start, start, end), (start, end))
+        if entity is not None:
+            entity.proposed = True
+
+
+def _extends_known_method(lexicon: Lexicon, phrase: str) -> bool:
+    """'hierarchical randomized smoothing': modifiers, then a method the lexicon knows."""
+    hits, _ = lexicon.find(phrase)
+    return (
+        bool(hits) and hits[-1].end == len(phrase) and hits[-1].start > 0 and hits[-1].entry.kind == "method"
+    )
+
+
+_QUOTED_NAME = re.compile(r"\s*[“\"‘]((?:[^”\"’\s]+ ?){1,6})[”\"’]")
+# Not before '(': 'a superior supervised fine-tuning (SFT) dataset' goes on to name another kind.
+_LOWER_PHRASE = re.compile(r"\s*([a-z][\w-]*(?: [a-z][\w-]*){1,4})(?=\s*[:,.;])")
+
+
 # 'we present Transolver based on', 'a new Physics-Attention to split': a word that closes the noun
 # phrase, so the capitalised word before it is the object itself, not a modifier of a noun.
 _ENDS_NOUN_PHRASE = re.compile(r" (?:based|that|which|to|for|with|as|via|by|inspired|designed|built)\b")
@@ -1155,6 +1207,38 @@ def _add_named_after_kind(paper: _Paper, cues: cue.Cues) -> None:
                 entity.proposed = True
 
 
+def _add_own_named_kinds(paper: _Paper) -> None:
+    """'our Wasserstein gradient descent algorithm': a name opened by a capital between 'our' and the
+    kind of thing it is belongs to the paper, even where no proposal verb stands."""
+    text = paper.text
+    for m in _OUR_NAMED_KIND.finditer(text):
+        start, end = m.span(1)
+        name = m.group(1)
+        words = name.split()
+        if len(words) < 2 and not _is_name_shape(name):
+            continue  # 'our Bayesian method'
+        if (
+            paper.lexicon.lookup(name) is not None
+            or paper.is_topic(name)
+            or words[-1].lower() in FUNCTION_WORDS
+        ):
+            continue
+        overlaps = [(s, e) for s, e in paper.covered if s < end and start < e]
+        inside = all(start <= s and e <= end for s, e in overlaps)
+        if overlaps and not (inside and paper.absorb(overlaps, known_too=True)):
+            continue  # 'gradient descent' inside 'our Wasserstein gradient descent algorithm' gives way
+        entity = paper.add(name, "method", (start, end))
+        if entity is not None:
+            entity.proposed = True
+
+
+# Middle words are not verbs or plurals: 'our HI-Diff outperforms state-of-the-art methods'.
+_OUR_NAMED_KIND = re.compile(
+    r"\b[Oo]ur (?:new |novel |proposed )?([A-Z][\w-]*(?: (?![a-z]+s\b)[a-z][\w-]*){0,3}) "
+    r"(?:algorithm|method|framework|approach|estimator|procedure|technique|sampler|solver|scheme)s?\b"
+)
+
+
 # 'an Augmented Transition Network as a dialog model': Title-Case words ending in a method head.
 _TITLED_PHRASE = re.compile(r"\b[A-Z][a-z]+(?:[ -](?:of |for |with |and |the )?[A-Z][a-z]+)+\b")
 
@@ -1224,9 +1308,13 @@ def _assign_roles(paper: _Paper, cues: cue.Cues) -> None:
                 )
             ) or _introduced_and_defined(text, cues, min(entity.spans))
     for entity in paper.entities.values():
-        if entity.known or entity.entity_type == "metric" or entity.proposed:
+        if entity.known or entity.proposed:
             continue
         first = min(entity.spans)[0]
+        if entity.entity_type == "metric":
+            # 'introducing a Task Agnostic Correlations (TAC) metric': a measure the paper defines.
+            entity.proposed = entity.expansion is not None and cue.in_window(cues, first)
+            continue
         first_end = min(entity.spans)[1]
         coined = _COINED_OR_SHAPED.search(entity.name) is not None
         if (
@@ -1406,26 +1494,32 @@ def _subject_after_unnamed_proposal(paper: _Paper, cues: cue.Cues) -> None:
 
 def _propagate_to_variants(paper: _Paper) -> None:
     """UniFlow-XL and Expert Merging++ are the paper's when UniFlow and Expert Merging are."""
+    propagated: set[int] = set()
+    for _ in range(_VARIANT_DEPTH):
+        for entity in list(paper.entities.values()):
+            if entity.proposed and id(entity) not in propagated:
+                propagated.add(id(entity))
+                _mark_variants(paper, entity)
+
+
+def _mark_variants(paper: _Paper, entity: _Entity) -> None:
     text = paper.text
-    for entity in list(paper.entities.values()):
-        if not entity.proposed:
-            continue
-        for form in list(entity.forms):
-            position = text.find(form)
-            while position != -1:
-                start, end = position, position + len(form)
-                position = text.find(form, end)
-                variant = _VARIANT_SUFFIX.match(text, end)
-                if variant is None or (start > 0 and (text[start - 1].isalnum() or text[start - 1] == "-")):
-                    continue
-                name = text[start : variant.end()]
-                entity_type = "model" if _SIZE_TAG.search(name) else entity.entity_type
-                added = paper.entities.get(paper.key(name)) or paper.add(
-                    name, entity_type, (start, variant.end())
-                )
-                if added is not None:
-                    added.proposed = True
-                    added.spans.add((start, variant.end()))
+    for form in list(entity.forms):
+        position = text.find(form)
+        while position != -1:
+            start, end = position, position + len(form)
+            position = text.find(form, end)
+            variant = _VARIANT_SUFFIX.match(text, end)
+            if variant is None or (start > 0 and (text[start - 1].isalnum() or text[start - 1] == "-")):
+                continue
+            name = text[start : variant.end()]
+            entity_type = "model" if _SIZE_TAG.search(name) else entity.entity_type
+            added = paper.entities.get(paper.key(name)) or paper.add(
+                name, entity_type, (start, variant.end())
+            )
+            if added is not None:
+                added.proposed = True
+                added.spans.add((start, variant.end()))
 
 
 _TRAINED_MODEL = re.compile(
@@ -1517,11 +1611,13 @@ def extract_entities(text: str, lexicon: Lexicon | None = None) -> PaperEntities
     _split_glued_words(paper)
     _add_context(paper, cue_hits)
     _add_introduced_names(paper, cues)
+    _add_introduced_phrases(paper, cues)
     _add_named_by_slots(paper, cues, cue_hits)
     _add_apposed_names(paper)
     _add_renamed_kinds(paper, cues)
     _add_named_after_kind(paper, cues)
     _add_titled_methods(paper)
+    _add_own_named_kinds(paper)
     _add_versions(paper)
     _assign_roles(paper, cues)
     return PaperEntities(_emit(paper), abbreviations)
