@@ -22,6 +22,7 @@ Arrow-backed strings and numpy-array lists.
 
 from __future__ import annotations
 
+import gc
 import html
 import json
 import math
@@ -63,11 +64,12 @@ _INTEGER_RANGE_NOTE = (
 )
 _SKIPPED_NO_RELATED = "skipped: related table not given"
 # Rows GX sees at once for the expectations that look at one row at a time (see validate_table).
-CHUNK_ROWS = 250_000
+CHUNK_ROWS = 100_000
 _WHOLE_TABLE_EXPECTATIONS = (gxe.ExpectColumnValuesToBeUnique, gxe.ExpectCompoundColumnsToBeUnique)
 
-# A column of the frame being validated: Arrow, or the raw pandas Series when Arrow cannot hold it.
-_FrameColumn = pa.ChunkedArray | pd.Series
+# A column of the frame being validated: polars (converted a chunk at a time, never whole), Arrow,
+# or the raw pandas Series when Arrow cannot hold it.
+_FrameColumn = pl.Series | pa.ChunkedArray | pd.Series
 
 
 @dataclass(frozen=True)
@@ -167,19 +169,28 @@ def validate_table(
     expectations = [rule for rule in rules if isinstance(rule, gxe.Expectation)]
     whole_table = [e for e in expectations if isinstance(e, _WHOLE_TABLE_EXPECTATIONS)]
     per_chunk = [e for e in expectations if not isinstance(e, _WHOLE_TABLE_EXPECTATIONS)]
-    runs = []
+    suite_runs: list[dict] = []
+    by_expectation: dict[tuple[str, str], list[tuple[ExpectationOutcome, bool]]] = {}
+
+    def record(run: ExpectationSuiteValidationResult) -> None:
+        # Read at once and let go: a run's result keeps its batch (the chunk's pandas frame) alive,
+        # and GX's context holds it in reference cycles that only the cycle collector frees.
+        suite_runs.append(run.to_json_dict())
+        for result in run.results:
+            config = result.expectation_config
+            row_level = "unexpected_count" in (result.result or {})
+            key = _config_key(config.type, config.kwargs)
+            by_expectation.setdefault(key, []).append((_outcome(result), row_level))
+        del run
+        gc.collect()
+
     if whole_table:
         keys = list(dict.fromkeys(c for e in whole_table for c in _expectation_columns(e) if c in columns))
         suite = gx.ExpectationSuite(name=f"{table.name}_keys", expectations=whole_table)
-        runs.append(_run_suite(suite, table.name, _pandas_frame(columns, keys, 0, n_rows)))
+        record(_run_suite(suite, table.name, _pandas_frame(columns, keys, 0, n_rows)))
     suite = gx.ExpectationSuite(name=f"{table.name}_rows", expectations=per_chunk)
     for offset in range(0, max(n_rows, 1), chunk_rows):
-        runs.append(_run_suite(suite, table.name, _pandas_frame(columns, list(columns), offset, chunk_rows)))
-    by_expectation: dict[tuple[str, str], list[ExpectationValidationResult]] = {}
-    for run in runs:
-        for result in run.results:
-            config = result.expectation_config
-            by_expectation.setdefault(_config_key(config.type, config.kwargs), []).append(result)
+        record(_run_suite(suite, table.name, _pandas_frame(columns, list(columns), offset, chunk_rows)))
     outcomes = [
         _merged_outcome(by_expectation[_config_key(rule.expectation_type, rule.configuration.kwargs)], n_rows)
         if isinstance(rule, gxe.Expectation)
@@ -191,10 +202,7 @@ def validate_table(
         success=all(outcome.success for outcome in outcomes),
         n_rows=n_rows,
         outcomes=outcomes,
-        gx_result={
-            "success": all(run.success for run in runs),
-            "suite_runs": [run.to_json_dict() for run in runs],
-        },
+        gx_result={"success": all(run["success"] for run in suite_runs), "suite_runs": suite_runs},
     )
 
 
@@ -310,17 +318,17 @@ def _sliced(column: _FrameColumn, offset: int, length: int) -> _FrameColumn:
     return column.slice(offset, length)
 
 
-def _merged_outcome(results: list[ExpectationValidationResult], n_rows: int) -> ExpectationOutcome:
-    """One outcome from an expectation's result on every chunk: row counts add up, examples are
-    the first distinct ones; a column- or table-level result is the first chunk's that failed."""
-    outcomes = [_outcome(result) for result in results]
-    failed = [outcome for outcome in outcomes if not outcome.success]
-    first = failed[0] if failed else outcomes[0]
-    if len(outcomes) == 1 or "unexpected_count" not in (results[0].result or {}):
+def _merged_outcome(outcomes: list[tuple[ExpectationOutcome, bool]], n_rows: int) -> ExpectationOutcome:
+    """One outcome from an expectation's outcome on every chunk (with whether it counts rows): row
+    counts add up, examples are the first distinct ones; a column- or table-level outcome is the
+    first chunk's that failed."""
+    failed = [outcome for outcome, _ in outcomes if not outcome.success]
+    first = failed[0] if failed else outcomes[0][0]
+    if len(outcomes) == 1 or not outcomes[0][1]:
         return first
-    unexpected_count = sum(outcome.unexpected_count for outcome in outcomes)
+    unexpected_count = sum(outcome.unexpected_count for outcome, _ in outcomes)
     details = dict(first.details)
-    missing = sum(outcome.details.get("missing_count", 0) for outcome in outcomes)
+    missing = sum(outcome.details.get("missing_count", 0) for outcome, _ in outcomes)
     details["missing_count"] = missing
     present = n_rows - missing
     details["unexpected_percent"] = 100 * unexpected_count / present if present else 0.0
@@ -329,7 +337,7 @@ def _merged_outcome(results: list[ExpectationValidationResult], n_rows: int) -> 
         column=first.column,
         success=not failed,
         unexpected_count=unexpected_count,
-        unexpected_examples=_examples([x for outcome in outcomes for x in outcome.unexpected_examples]),
+        unexpected_examples=_examples([x for outcome, _ in outcomes for x in outcome.unexpected_examples]),
         details=details,
     )
 
@@ -357,6 +365,8 @@ def _pandas_extension_dtype(arrow_type: pa.DataType) -> pd.api.extensions.Extens
 def _pandas_column(column: _FrameColumn) -> pd.Series:
     if isinstance(column, pd.Series):
         return column
+    if isinstance(column, pl.Series):
+        column = column.to_arrow()
     if pa.types.is_list(column.type) or pa.types.is_large_list(column.type):
         # Tuples, not numpy arrays: GX fingerprints each batch by hashing the frame and, when a value
         # is unhashable, pickles the whole frame instead (2.5 s per fingerprint for 200K papers).
@@ -376,8 +386,8 @@ def _arrow_columns(frame: pl.DataFrame | pd.DataFrame, table: Table) -> dict[str
     """Each column as Arrow; a pandas column Arrow cannot hold (mixed types) stays as it is, so GX
     reports its type instead of the conversion failing."""
     if isinstance(frame, pl.DataFrame):
-        arrow = frame.to_arrow()
-        return {name: arrow.column(name) for name in arrow.column_names}
+        # As polars: converting the whole frame to Arrow would copy every string of the table.
+        return {name: frame.get_column(name) for name in frame.columns}
     declared = {column.name: column.dtype for column in table.columns}
     columns: dict[str, _FrameColumn] = {}
     for name in frame.columns:
@@ -499,7 +509,7 @@ def _polars_column(columns: Mapping[str, _FrameColumn], name: str) -> pl.Series:
         raise _UnusableColumn(f"column {name!r} is not in the frame")
     if isinstance(column, pd.Series):
         raise _UnusableColumn(f"column {name!r} holds values of mixed types")
-    return pl.Series(name, column)
+    return column if isinstance(column, pl.Series) else pl.Series(name, column)
 
 
 def _dangling_references(values: pl.Series, key: ForeignKey, reference: pl.DataFrame) -> pl.Series:
