@@ -181,8 +181,8 @@ def validate_table(
             row_level = "unexpected_count" in (result.result or {})
             key = _config_key(config.type, config.kwargs)
             by_expectation.setdefault(key, []).append((_outcome(result), row_level))
-        del run
-        gc.collect()
+        if n_rows > chunk_rows:  # a table of many chunks; a small one is not worth a collection
+            gc.collect()
 
     if whole_table:
         keys = list(dict.fromkeys(c for e in whole_table for c in _expectation_columns(e) if c in columns))
