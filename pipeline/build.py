@@ -25,13 +25,13 @@ from pipeline.lib.parse import seed_paths
 RunWatcher = Callable[[str, str, int], None]
 # Names a run before it starts, so that a watcher can find it: execute_job picks the run id itself.
 RUN_TAG = "papers/build_run"
+# About 50,000 abstracts: below it a build takes seconds and a process start per step (1.3 s each,
+# 17 steps) would double it; above it the steps' memory adds up to gigabytes.
+ISOLATE_FROM_BYTES = 64 * 2**20
 # Each step of `papers build` in a process of its own, forked from a server that has the pipeline
 # imported (a spawned process would import it again per step: 5 s each), one at a time: a step's
 # memory goes back to the system when it ends, so the peak is the largest step's, not the sum of
 # what every step left or of two steps side by side. The steps use both cores themselves.
-# About 50,000 abstracts: below it a build takes seconds and a process start per step (about a
-# second each, 16 steps) would double it; above it the steps' memory adds up to gigabytes.
-ISOLATE_FROM_BYTES = 64 * 2**20
 EXECUTORS = {
     "isolated": dg.multiprocess_executor.configured(
         {"max_concurrent": 1, "start_method": {"forkserver": {"preload_modules": ["pipeline.definitions"]}}}
