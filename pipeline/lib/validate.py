@@ -163,7 +163,7 @@ def validate_table(
     expectation looks at one row at a time, so GX checks it on chunks of ``chunk_rows`` rows and the
     chunks' counts are added up. Memory then stays near one chunk's pandas copy, not the table's.
     """
-    columns = _arrow_columns(frame, table)
+    columns = _frame_columns(frame, table)
     n_rows = len(frame)
     rules = _rules(table)
     expectations = [rule for rule in rules if isinstance(rule, gxe.Expectation)]
@@ -382,9 +382,10 @@ def _pandas_dtype_name(arrow_type: pa.DataType) -> str:
     return str(_pandas_column(pa.chunked_array([], type=arrow_type)).dtype)
 
 
-def _arrow_columns(frame: pl.DataFrame | pd.DataFrame, table: Table) -> dict[str, _FrameColumn]:
-    """Each column as Arrow; a pandas column Arrow cannot hold (mixed types) stays as it is, so GX
-    reports its type instead of the conversion failing."""
+def _frame_columns(frame: pl.DataFrame | pd.DataFrame, table: Table) -> dict[str, _FrameColumn]:
+    """Each column of a polars frame as it is; of a pandas frame as Arrow, except a column Arrow
+    cannot hold (mixed types), which stays as it is so that GX reports its type instead of the
+    conversion failing."""
     if isinstance(frame, pl.DataFrame):
         # As polars: converting the whole frame to Arrow would copy every string of the table.
         return {name: frame.get_column(name) for name in frame.columns}
