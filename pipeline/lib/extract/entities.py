@@ -497,6 +497,14 @@ class _Paper:
         self.covered -= set(spans)
         return True
 
+    def make_room(self, start: int, end: int) -> bool:
+        """Whether a longer name fits [start, end): True once the entities written inside it,
+        lexicon ones too, have given up their spans there; False when something crosses its edges
+        or a defined entity is inside."""
+        overlaps = [(s, e) for s, e in self.covered if s < end and start < e]
+        inside = all(start <= s and e <= end for s, e in overlaps)
+        return not overlaps or (inside and self.absorb(overlaps, known_too=True))
+
     def is_topic(self, form: str) -> bool:
         return form in self.topic_forms or form.rstrip("s") in self.topic_forms
 
@@ -1026,9 +1034,7 @@ def _add_introduced_phrases(paper: _Paper, cues: cue.Cues) -> None:
         name = text[start:end]
         if paper.lexicon.lookup(name) is not None or paper.is_topic(name):
             continue
-        overlaps = [(s, e) for s, e in paper.covered if s < end and start < e]
-        inside = all(start <= s and e <= end for s, e in overlaps)
-        if overlaps and not (inside and paper.absorb(overlaps, known_too=True)):
+        if not paper.make_room(start, end):
             continue
         entity = paper.add(name, _introduced_type(text, window_start, start, end), (start, end))
         if entity is not None:
@@ -1223,10 +1229,8 @@ def _add_own_named_kinds(paper: _Paper) -> None:
             or words[-1].lower() in FUNCTION_WORDS
         ):
             continue
-        overlaps = [(s, e) for s, e in paper.covered if s < end and start < e]
-        inside = all(start <= s and e <= end for s, e in overlaps)
-        if overlaps and not (inside and paper.absorb(overlaps, known_too=True)):
-            continue  # 'gradient descent' inside 'our Wasserstein gradient descent algorithm' gives way
+        if not paper.make_room(start, end):
+            continue  # but 'gradient descent' inside 'our Wasserstein gradient descent algorithm' gives way
         entity = paper.add(name, "method", (start, end))
         if entity is not None:
             entity.proposed = True
