@@ -1,6 +1,7 @@
 """Publish: write the Parquet files and the DuckDB database of the warehouse, atomically."""
 
 import hashlib
+import shutil
 
 import dagster as dg
 import polars as pl
@@ -34,12 +35,9 @@ def warehouse(context: dg.AssetExecutionContext, paths: WarehousePaths):
     warehouse_dir = paths.warehouse()
     sources = {name: staged_path(warehouse_dir, dg.AssetKey(name)) for name in TABLES}
     fingerprint = input_fingerprint(read_staged(warehouse_dir, "input_files"))
-    release = publish(
-        sources,
-        warehouse_dir,
-        input_fingerprint=fingerprint,
-        kept_search_tokens=warehouse_dir / STAGING_DIR / "search_tokens",
-    )
+    release = publish(sources, warehouse_dir, input_fingerprint=fingerprint)
+    # Token counts that builds before the index was made by create_fts_index kept for reuse.
+    shutil.rmtree(warehouse_dir / STAGING_DIR / "search_tokens", ignore_errors=True)
     overview = write_overview(release.warehouse_dir)
     validation_report = release.warehouse_dir / "reports" / "validation.html"
     context.log.info(f"published build {release.build_id} to {release.warehouse_dir}")

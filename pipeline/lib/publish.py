@@ -96,11 +96,9 @@ def write_parquet(table: Table, source: TableSource, path: Path, file_metadata: 
     return rows
 
 
-def write_database(
-    path: Path, parquet_paths: Mapping[str, Path], kept_search_tokens: Path | None = None
-) -> None:
+def write_database(path: Path, parquet_paths: Mapping[str, Path]) -> None:
     """Copy every table into a native DuckDB table (no paths to resolve later) with comments, and
-    index the papers (reusing the token counts in `kept_search_tokens`, see search.py)."""
+    index the papers for search."""
     con = duckdb.connect(
         str(path), config={"memory_limit": os.environ.get(DUCKDB_MEMORY_ENV, DEFAULT_DUCKDB_MEMORY)}
     )
@@ -113,7 +111,7 @@ def write_database(
             con.execute(f"COMMENT ON TABLE {name} IS {_sql_literal(table.description)}")
             for column in table.columns:
                 con.execute(f'COMMENT ON COLUMN {name}."{column.name}" IS {_sql_literal(column.description)}')
-        create_search_index(con, kept_search_tokens)
+        create_search_index(con)
         con.execute("CHECKPOINT")
     finally:
         con.close()
@@ -146,12 +144,10 @@ def publish(
     *,
     input_fingerprint: str,
     extra_manifest: Mapping[str, object] | None = None,
-    kept_search_tokens: Path | None = None,
 ) -> Release:
     """Write a complete release and swap it in; the previous release stays intact on any failure.
 
     A table given as a Parquet file is converted batch by batch, so that memory stays bounded.
-    `kept_search_tokens` keeps the search index's per-paper token counts for the next build.
     """
     unknown = set(tables) - set(TABLES)
     if unknown:
@@ -183,7 +179,7 @@ def publish(
             parquet_paths[name] = staging_dir / PARQUET_DIR / f"{name}.parquet"
             row_counts[name] = write_parquet(TABLES[name], source, parquet_paths[name], file_metadata)
         staging_db = staging_dir / DATABASE_NAME
-        write_database(staging_db, parquet_paths, kept_search_tokens)
+        write_database(staging_db, parquet_paths)
         manifest = {**file_metadata, "row_counts": row_counts, **(extra_manifest or {})}
         (staging_dir / MANIFEST_NAME).write_text(json.dumps(manifest, indent=2, default=str) + "\n")
         staging_dir.rename(release_dir)

@@ -1,15 +1,12 @@
 """Full-text search over the papers: a BM25 index built at publish time and the `search_papers` macro.
 
-DuckDB's fts extension provides the index layout, its stopwords, tokenizer and stemmer. It is
-LOADed from the duckdb-extension-fts package, never INSTALLed, because installing downloads it and
-a fresh offline machine has no network. The index tables are filled here rather than by
-`create_fts_index`, from each paper's token counts: those are kept between builds (a Parquet file
-keyed by paper and a hash of its text), so a rebuild tokenizes only new or changed papers and stems
-each distinct word once; the tables equal what `create_fts_index` builds (tested). The
-`search_papers` table macro then scores with plain SQL over the index tables, looking each query word
-up in a vocabulary stemmed at build time (every word form in the papers and its regular inflections),
-so any DuckDB client can search the database without the extension. A query word outside the
-vocabulary is matched unstemmed.
+DuckDB's fts extension builds the index (`create_fts_index`) and provides its stopwords,
+tokenizer and stemmer. It is LOADed from the duckdb-extension-fts package, never INSTALLed, because
+installing downloads it and a fresh offline machine has no network. The `search_papers` table macro
+then scores with plain SQL over the index tables, looking each query word up in a vocabulary
+stemmed at build time (every word form in the papers and its regular inflections), so any DuckDB
+client can search the database without the extension. A query word outside the vocabulary is
+matched unstemmed.
 
 When the extension cannot be loaded the build still publishes, and `search_papers` raises an error
 saying why search is unavailable.
@@ -18,11 +15,12 @@ saying why search is unavailable.
 from __future__ import annotations
 
 import importlib.util
-import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
+import polars as pl
+import pyarrow as pa
 
 MACRO = "search_papers"
 SOURCE_TABLE = "papers"
@@ -248,12 +246,10 @@ def _comment_index(con: duckdb.DuckDBPyConnection) -> None:
             con.execute(f'COMMENT ON COLUMN {INDEX_SCHEMA}.{table}."{column}" IS {_sql_literal(text)}')
 
 
-def create_search_index(con: duckdb.DuckDBPyConnection, kept_tokens: Path | None = None) -> str | None:
+def create_search_index(con: duckdb.DuckDBPyConnection) -> str | None:
     """Index the papers table and create `search_papers`; None when built, else why search is unavailable.
 
     Without the extension the macro is still created, and raises that reason when called.
-    `kept_tokens` is a directory of token counts from earlier builds: the counts of papers whose
-    text is unchanged are read from it, and the counts of the others are added to it.
     """
     columns = _indexed_columns(con)
     if SNIPPET_COLUMN not in columns:
@@ -266,12 +262,18 @@ def create_search_index(con: duckdb.DuckDBPyConnection, kept_tokens: Path | None
         reason = f"{error}; then rebuild the warehouse"
         _create_unavailable_macro(con, reason)
         return reason
-    _create_empty_index(con, columns)
-    _count_tokens(con, columns, kept_tokens)
-    _fill_index(con, len(columns))
-    words = f"SELECT DISTINCT token FROM {_TOKENS}"
-    con.execute(_VOCABULARY_SQL.format(schema=INDEX_SCHEMA, words=words, stemmer=_sql_literal(STEMMER)))
-    con.execute(f"DROP TABLE {_TOKENS}")
+    column_list = ", ".join(_sql_literal(c) for c in columns)
+    con.execute(
+        f"PRAGMA create_fts_index({_sql_literal(SOURCE_TABLE)}, {_sql_literal(ID_COLUMN)}, {column_list}, "
+        f"stemmer = {_sql_literal(STEMMER)}, overwrite = 1)"
+    )
+    con.register("paper_words", _distinct_words(con, columns))
+    con.execute(
+        _VOCABULARY_SQL.format(
+            schema=INDEX_SCHEMA, words="SELECT token FROM paper_words", stemmer=_sql_literal(STEMMER)
+        )
+    )
+    con.unregister("paper_words")
     con.execute(_QUERY_TERMS_SQL.format(schema=INDEX_SCHEMA))
     con.execute(
         _SEARCH_MACRO_SQL.format(
@@ -290,137 +292,40 @@ def create_search_index(con: duckdb.DuckDBPyConnection, kept_tokens: Path | None
     return None
 
 
-_TOKENS = "temp.paper_tokens"
-# One row per paper, indexed column and distinct word (stopwords included) with its count.
-_TOKEN_COLUMNS = "paper_id VARCHAR, text_key VARCHAR, fieldid BIGINT, token VARCHAR, n BIGINT"
+# Rows read from the papers table at a time when collecting its words.
+BATCH_ROWS = 100_000
+# A word as the extension's tokenizer splits: a run of characters that are neither its separators
+# nor whitespace as RE2 (its regex engine) defines \s.
+_WORD = f"[^\\t\\n\\f\\r {TOKEN_SEPARATORS}]+"
 
 
-def _create_empty_index(con: duckdb.DuckDBPyConnection, columns: list[str]) -> None:
-    """The extension's schema, stopwords and macros, made by create_fts_index on an empty papers
-    table (so it tokenizes nothing); the full table is put back under its name afterwards."""
-    full = f"_{SOURCE_TABLE}_full"
-    con.execute(f"ALTER TABLE {SOURCE_TABLE} RENAME TO {full}")
-    con.execute(f"CREATE TABLE {SOURCE_TABLE} AS SELECT * FROM {full} LIMIT 0")
-    column_list = ", ".join(_sql_literal(c) for c in columns)
-    con.execute(
-        f"PRAGMA create_fts_index({_sql_literal(SOURCE_TABLE)}, {_sql_literal(ID_COLUMN)}, {column_list}, "
-        f"stemmer = {_sql_literal(STEMMER)}, overwrite = 1)"
-    )
-    con.execute(f"DROP TABLE {SOURCE_TABLE}")
-    con.execute(f"ALTER TABLE {full} RENAME TO {SOURCE_TABLE}")
+def _distinct_words(con: duckdb.DuckDBPyConnection, columns: list[str]) -> pa.Table:
+    """Every distinct word of the indexed columns (column `token`), as the extension's tokenize
+    macro gives them, found by polars: the macro over a million abstracts takes a minute.
 
-
-def _count_tokens(con: duckdb.DuckDBPyConnection, columns: list[str], kept_tokens: Path | None) -> None:
-    """Fill temp.paper_tokens: kept counts for unchanged papers, the tokenizer's for the others.
-
-    `kept_tokens` is a directory of Parquet parts. A build adds one part with the papers it counted;
-    when there are more than MAX_TOKEN_PARTS, all current counts are rewritten as one part, which
-    also drops the counts of papers that are gone or changed.
+    ASCII words are lower-cased here; the few words with other characters go through the macro
+    itself, which also strips accents. Lower-casing and accent stripping act on each character and
+    keep the ASCII separators, so tokenizing word by word equals tokenizing the whole text.
     """
-    texts = ", ".join(f"coalesce({column}, '')" for column in columns)
-    con.execute(
-        f"CREATE TEMP TABLE paper_keys AS SELECT {ID_COLUMN} AS paper_id, "
-        f"md5(concat_ws(chr(31), {texts})) AS text_key FROM {SOURCE_TABLE}"
-    )
-    con.execute(f"CREATE TEMP TABLE paper_tokens ({_TOKEN_COLUMNS})")
-    parts = sorted(kept_tokens.glob("*.parquet")) if kept_tokens is not None and kept_tokens.is_dir() else []
-    readable = True
-    if parts:
-        files = ", ".join(_sql_literal(str(part)) for part in parts)
-        try:
-            con.execute(
-                f"INSERT INTO {_TOKENS} SELECT kept.* FROM read_parquet([{files}]) AS kept "
-                "SEMI JOIN temp.paper_keys USING (paper_id, text_key)"
-            )
-        except duckdb.Error:
-            con.execute(f"DELETE FROM {_TOKENS}")  # unreadable or of another layout: count anew
-            readable = False
-    # Papers without kept counts, numbered into batches: decided before counting, since each
-    # column adds rows, and counted a batch at a time so that DuckDB's memory limit holds.
-    con.execute(
-        f"CREATE OR REPLACE TEMP TABLE paper_keys AS SELECT paper_id, text_key, "
-        f"(row_number() OVER () - 1) // {BATCH_PAPERS} AS batch FROM temp.paper_keys "
-        f"ANTI JOIN (SELECT DISTINCT paper_id FROM {_TOKENS}) USING (paper_id)"
-    )
-    new_papers = con.execute("SELECT count(*) FROM temp.paper_keys").fetchone()[0]
-    for batch in range(-(-new_papers // BATCH_PAPERS)):
-        for fieldid, column in enumerate(columns):
-            con.execute(
-                f"INSERT INTO {_TOKENS} SELECT paper_id, text_key, {fieldid}, token, count(*) FROM ("
-                "SELECT keys.paper_id, keys.text_key, "
-                f"unnest({INDEX_SCHEMA}.tokenize(source.{column})) AS token "
-                f"FROM {SOURCE_TABLE} AS source "
-                f"JOIN temp.paper_keys AS keys ON keys.paper_id = source.{ID_COLUMN} "
-                f"WHERE keys.batch = {batch}) WHERE token <> '' GROUP BY ALL"
-            )
-    if kept_tokens is not None and (new_papers or not readable):
-        _keep_tokens(con, kept_tokens, parts, rewrite=not readable or len(parts) >= MAX_TOKEN_PARTS)
-    con.execute("DROP TABLE temp.paper_keys")
-
-
-MAX_TOKEN_PARTS = 8
-# Papers tokenized, or documents assembled, per statement: bounds DuckDB's working memory.
-BATCH_PAPERS = 50_000
-
-
-def _keep_tokens(con: duckdb.DuckDBPyConnection, directory: Path, parts: list[Path], rewrite: bool) -> None:
-    """Add a part with the counts of this build's new papers; or, with `rewrite` (or no parts
-    yet), one part with every current paper's counts, replacing the old parts."""
-    directory.mkdir(parents=True, exist_ok=True)
-    rewrite = rewrite or not parts
-    rows = (
-        _TOKENS
-        if rewrite
-        else f"(SELECT * FROM {_TOKENS} SEMI JOIN temp.paper_keys USING (paper_id, text_key))"
-    )
-    part = directory / f"part-{uuid.uuid4().hex}.parquet"
-    partial = directory / f".{part.name}.partial"
-    con.execute(f"COPY {rows} TO {_sql_literal(str(partial))} (FORMAT parquet, COMPRESSION zstd)")
-    partial.replace(part)
-    if rewrite:
-        for old in parts:
-            old.unlink(missing_ok=True)
-
-
-def _fill_index(con: duckdb.DuckDBPyConnection, n_columns: int) -> None:
-    """The tables create_fts_index would build, from the token counts: a document per paper in
-    table order, each stopword-free word stemmed once, one terms row per occurrence."""
-    schema, stemmer = INDEX_SCHEMA, _sql_literal(STEMMER)
-    con.execute(
-        f"CREATE TEMP TABLE stems AS SELECT token, stem(token, {stemmer}) AS term "
-        f"FROM (SELECT DISTINCT token FROM {_TOKENS}) WHERE token NOT IN (SELECT sw FROM {schema}.stopwords)"
-    )
-    con.execute(
-        f"INSERT INTO {schema}.docs SELECT row_number() OVER () - 1, {ID_COLUMN}, 0 FROM {SOURCE_TABLE}"
-    )
-    con.execute("CREATE TEMP TABLE doc_terms (docid BIGINT, fieldid BIGINT, term VARCHAR, tf BIGINT)")
-    n_docs = con.execute(f"SELECT count(*) FROM {schema}.docs").fetchone()[0]
-    for low in range(0, n_docs, BATCH_PAPERS):
-        con.execute(
-            "INSERT INTO temp.doc_terms SELECT docs.docid, tokens.fieldid, stems.term, sum(tokens.n)::BIGINT "
-            f"FROM {_TOKENS} AS tokens JOIN temp.stems AS stems USING (token) "
-            f"JOIN {schema}.docs AS docs ON docs.name = tokens.paper_id "
-            f"WHERE docs.docid >= {low} AND docs.docid < {low + BATCH_PAPERS} GROUP BY ALL"
-        )
-    # With one indexed column a term has one row per document; with more, count documents once.
-    per_document = "temp.doc_terms" if n_columns == 1 else "(SELECT DISTINCT docid, term FROM temp.doc_terms)"
-    con.execute(
-        f"INSERT INTO {schema}.dict SELECT row_number() OVER (ORDER BY term) - 1, term, count(*) "
-        f"FROM {per_document} GROUP BY term"
-    )
-    con.execute(
-        f"INSERT INTO {schema}.terms SELECT doc_terms.docid, doc_terms.fieldid, dict.termid "
-        f"FROM temp.doc_terms AS doc_terms JOIN {schema}.dict AS dict USING (term), range(doc_terms.tf)"
-    )
-    con.execute(
-        f"UPDATE {schema}.docs SET len = lengths.len "
-        "FROM (SELECT docid, sum(tf) AS len FROM temp.doc_terms GROUP BY docid) AS lengths "
-        "WHERE docs.docid = lengths.docid"
-    )
-    con.execute(f"DELETE FROM {schema}.stats")
-    con.execute(f"INSERT INTO {schema}.stats SELECT count(docid), sum(len) / count(len) FROM {schema}.docs")
-    con.execute("DROP TABLE temp.stems")
-    con.execute("DROP TABLE temp.doc_terms")
+    text_columns = ", ".join(columns)
+    reader = con.execute(f"SELECT {text_columns} FROM {SOURCE_TABLE}").to_arrow_reader(BATCH_ROWS)
+    words = pl.concat(
+        [
+            pl.concat(
+                batch.select(word=pl.col(column).str.extract_all(_WORD)).explode("word") for column in columns
+            ).unique()
+            for batch in map(pl.from_arrow, reader)
+        ]
+        or [pl.DataFrame(schema={"word": pl.String})]
+    ).unique()
+    is_ascii = pl.col("word").str.len_bytes() == pl.col("word").str.len_chars()
+    con.register("non_ascii_words", words.filter(~is_ascii).to_arrow())
+    folded = con.execute(
+        f"SELECT DISTINCT unnest({INDEX_SCHEMA}.tokenize(word)) AS token FROM non_ascii_words"
+    ).pl()
+    con.unregister("non_ascii_words")
+    ascii_tokens = words.filter(is_ascii).select(token=pl.col("word").str.to_lowercase())
+    return pl.concat([ascii_tokens, folded]).unique().filter(pl.col("token") != "").to_arrow()
 
 
 def search(con: duckdb.DuckDBPyConnection, query: str, limit: int = DEFAULT_LIMIT) -> list[SearchHit]:

@@ -194,92 +194,32 @@ UNUSUAL = {
     "P-accents": "Café naïve résumé: Schrödinger's équation and the 3D-U-Net (v2.1) at 99.5% — done!",
     "P-empty": "",
     "P-stop": "the and of it is to be",
+    # Characters whose lower case or accent-free form is not one ASCII letter, a separator
+    # decomposing to an ASCII one, a combining mark after a separator, and non-ASCII spaces.
+    "P-unicode": (
+        "İstanbul STRASSE straße a≠b x-\u0301y tab\there\vvertical\u00a0no-break 東京の研究 😀emoji "
+        "ﬁne ΣΊΣΥΦΟΣ Ǆemal"
+    ),
 }
 
 
-def test_the_index_equals_the_one_the_extension_builds():
+def test_the_words_found_in_polars_are_the_extensions_tokens():
     titles = {"P-graph": "Message passing for chemistry", "P-accents": "Über-fast ÉTUDES"}
-    ours = _papers_database(papers={**PAPERS, **UNUSUAL}, title=titles)
-    assert create_search_index(ours) is None
-    theirs = _papers_database(papers={**PAPERS, **UNUSUAL}, title=titles)
-    search.load_fts(theirs)
-    theirs.execute(
-        "PRAGMA create_fts_index('papers', 'paper_id', 'title', 'abstract_clean', stemmer = 'porter')"
-    )
-    assert _index_tables(ours) == _index_tables(theirs)
-    query = "SELECT paper_id, fts_main_papers.match_bm25(paper_id, 'mesh chemistry équation') FROM papers"
-    assert sorted(ours.execute(query).fetchall(), key=str) == sorted(
-        theirs.execute(query).fetchall(), key=str
-    )
+    con = _papers_database(papers={**PAPERS, **UNUSUAL}, title=titles)
+    assert create_search_index(con) is None
+    tokenized = con.execute(
+        "SELECT DISTINCT token FROM (SELECT unnest(fts_main_papers.tokenize(abstract_clean)) AS token "
+        "FROM papers UNION ALL SELECT unnest(fts_main_papers.tokenize(title)) FROM papers) "
+        "WHERE token <> ''"
+    ).fetchall()
+    words = search._distinct_words(con, ["title", "abstract_clean"])
+    assert sorted(words.column("token").to_pylist()) == sorted(token for (token,) in tokenized)
+    assert {"istanbul", "straße", "東京の研究", "ǆemal"} <= set(words.column("token").to_pylist())
 
 
-def _kept_rows(kept):
-    with duckdb.connect() as con:
-        return con.execute(f"SELECT paper_id, token FROM read_parquet('{kept}/*.parquet')").fetchall()
-
-
-def test_kept_token_counts_are_reused_for_unchanged_papers_only(tmp_path):
-    kept = tmp_path / "tokens"
-    assert create_search_index(_papers_database(), kept) is None
-    (part,) = kept.glob("*.parquet")
-    # Mark the kept counts with a word no abstract has. Only papers whose text is unchanged can
-    # bring it into the next index.
-    with duckdb.connect() as con:
-        marked_part = kept / "marked.parquet"
-        con.execute(
-            f"COPY (SELECT * REPLACE ('zyzzyva' AS token) FROM read_parquet('{part}')) "
-            f"TO '{marked_part}' (FORMAT parquet)"
-        )
-    part.unlink()
-    changed = {**PAPERS, "P-kv": "A new abstract about cache eviction policies for transformers."}
-    con = _papers_database(papers=changed)
-    assert create_search_index(con, kept) is None
-    marked = {
-        row[0]
-        for row in con.execute(
-            "SELECT DISTINCT docs.name FROM fts_main_papers.terms JOIN fts_main_papers.docs USING (docid) "
-            "JOIN fts_main_papers.dict USING (termid) WHERE dict.term = 'zyzzyva'"
-        ).fetchall()
+def test_the_vocabulary_has_the_papers_words_and_their_inflections(indexed):
+    vocabulary = {
+        token
+        for (token,) in indexed.execute(f"SELECT token FROM {search.INDEX_SCHEMA}.vocabulary").fetchall()
     }
-    assert marked == set(PAPERS) - {"P-kv"}
-    assert [hit.paper_id for hit in search.search(con, "eviction")] == ["P-kv"]
-    # A part with only the newly counted paper was added beside the kept one.
-    assert len(list(kept.glob("*.parquet"))) == 2
-    assert ("P-kv", "eviction") in _kept_rows(kept)
-    new_part = next(p for p in kept.glob("*.parquet") if p != marked_part)
-    with duckdb.connect() as check:
-        assert check.execute(f"SELECT DISTINCT paper_id FROM read_parquet('{new_part}')").fetchall() == [
-            ("P-kv",)
-        ]
-
-
-def test_kept_parts_are_compacted_into_one(tmp_path, monkeypatch):
-    monkeypatch.setattr(search, "MAX_TOKEN_PARTS", 2)
-    kept = tmp_path / "tokens"
-    papers = dict(PAPERS)
-    for round_ in range(3):
-        papers[f"P-new{round_}"] = f"Round {round_} brings a fresh abstract about topic{round_}."
-        assert create_search_index(_papers_database(papers=papers), kept) is None
-    assert len(list(kept.glob("*.parquet"))) == 1
-    assert {paper for paper, _ in _kept_rows(kept)} == set(papers)
-
-
-def test_an_unchanged_corpus_adds_no_part(tmp_path):
-    kept = tmp_path / "tokens"
-    assert create_search_index(_papers_database(), kept) is None
-    before = sorted(kept.glob("*.parquet"))
-    assert create_search_index(_papers_database(), kept) is None
-    assert sorted(kept.glob("*.parquet")) == before
-
-
-def test_an_unreadable_kept_part_is_counted_anew_and_replaced(tmp_path):
-    kept = tmp_path / "tokens"
-    kept.mkdir()
-    (kept / "part-broken.parquet").write_bytes(b"not parquet")
-    fresh = _papers_database()
-    assert create_search_index(fresh, kept) is None
-    reference = _papers_database()
-    assert create_search_index(reference) is None
-    assert _index_tables(fresh) == _index_tables(reference)
-    assert not (kept / "part-broken.parquet").exists()
-    assert {paper for paper, _ in _kept_rows(kept)} == set(PAPERS)
+    assert {"compression", "compressing", "meshes", "propagate", "nodes"} <= vocabulary
