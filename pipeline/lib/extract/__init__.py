@@ -128,7 +128,8 @@ def _abstract_keys(papers: pl.DataFrame) -> pl.DataFrame:
     version = extraction_version().encode()
     keys = [
         hashlib.sha256(version + text.encode()).hexdigest()[:32]
-        for text in papers["abstract_clean"].fill_null("").to_list()
+        for chunk in papers.iter_slices(CHUNK_SIZE)
+        for text in chunk["abstract_clean"].fill_null("").to_list()
     ]
     return papers.select("paper_id", pl.Series("abstract_key", keys, dtype=pl.String))
 
@@ -214,14 +215,15 @@ def extract_all(
         reused = None  # nothing to reuse, and rows of older code may not even have today's columns
     todo = papers.join(reused.keys, on="paper_id", how="anti") if reused is not None else papers
     fresh = _extract_rows(todo, workers, progress)
-    found = fresh if reused is None else PaperRows(keys, *_concat_rows(reused, fresh))
-    # Rows in paper order, each paper's rows in the order found: what a full extraction gives.
+    # Rows in paper order, each paper's rows in the order found: what a full extraction gives, and
+    # what the fresh rows alone already are.
     order = keys.select("paper_id", pl.int_range(pl.len()).alias("_order"))
 
     def in_paper_order(frame: pl.DataFrame) -> pl.DataFrame:
         return frame.join(order, on="paper_id").sort("_order", maintain_order=True).drop("_order")
 
-    rows = PaperRows(keys, *(in_paper_order(getattr(found, f.name)) for f in fields(found)[1:]))
+    found = fresh if reused is None else PaperRows(keys, *map(in_paper_order, _concat_rows(reused, fresh)))
+    rows = PaperRows(keys, *(getattr(found, f.name) for f in fields(found)[1:]))
     mentions, entities = resolve(rows.mentions)
     return Extraction(
         mentions=TABLES["mentions"].conform(mentions),
