@@ -8,7 +8,7 @@ import dagster as dg
 import polars as pl
 
 from pipeline.defs.metadata import frame_metadata
-from pipeline.defs.resources import WarehousePaths, stage_partition
+from pipeline.defs.resources import LAZY, WarehousePaths, stage_partition
 from pipeline.lib.assemble import preparation_version, prepare_files
 from pipeline.lib.parse import DOCUMENT_SCHEMA
 from pipeline.lib.schema import INPUT_FILES, REJECTS
@@ -58,14 +58,14 @@ def seed_file(context: dg.AssetExecutionContext, paths: WarehousePaths) -> dict:
     return staged
 
 
-def _concat(parts: list[pl.DataFrame], empty: pl.DataFrame) -> pl.DataFrame:
-    # Not rechunked: the result points at the files' buffers instead of copying a corpus of text.
-    return pl.concat(parts, how="vertical", rechunk=False) if parts else empty
+def _concat(parts: list[pl.LazyFrame], empty: pl.DataFrame) -> pl.LazyFrame:
+    return pl.concat(parts, how="vertical") if parts else empty.lazy()
 
 
 @dg.multi_asset(
     group_name=GROUP,
-    ins={"seed_file": dg.AssetIn()},
+    # Lazy: the files' parts are streamed into the collected tables, never all in memory.
+    ins={"seed_file": dg.AssetIn(metadata={LAZY: True})},
     outs={
         "raw_documents": dg.AssetOut(
             description="Every abstract occurrence in the input files: raw and clean text, line range.",
@@ -90,7 +90,13 @@ def collect_seed_files(context: dg.AssetExecutionContext, seed_file: dict):
     documents = _concat([f["documents"] for f in files], empty_documents)
     rejects = _concat([f["rejects"] for f in files], REJECTS.empty_frame())
     inventory = _concat([f["input_file"] for f in files], INPUT_FILES.empty_frame())
-    context.log.info(f"{len(files)} files: {documents.height} documents, {rejects.height} rejects")
-    yield dg.Output(documents, "raw_documents", metadata=frame_metadata(documents, "documents"))
-    yield dg.Output(rejects, "rejects", metadata=frame_metadata(rejects, "rejects"))
-    yield dg.Output(inventory, "input_files", metadata=frame_metadata(inventory, "input_files"))
+    metadata = {
+        "raw_documents": frame_metadata(documents, "documents"),
+        "rejects": frame_metadata(rejects, "rejects"),
+        "input_files": frame_metadata(inventory, "input_files"),
+    }
+    rows = {name: meta["dagster/row_count"] for name, meta in metadata.items()}
+    context.log.info(f"{len(files)} files: {rows['raw_documents']} documents, {rows['rejects']} rejects")
+    yield dg.Output(documents, "raw_documents", metadata=metadata["raw_documents"])
+    yield dg.Output(rejects, "rejects", metadata=metadata["rejects"])
+    yield dg.Output(inventory, "input_files", metadata=metadata["input_files"])

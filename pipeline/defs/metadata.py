@@ -39,11 +39,16 @@ def column_schema(frame: pl.DataFrame, table: Table | None = None) -> dg.TableSc
     return dg.TableSchema(columns=columns)
 
 
-def frame_metadata(frame: pl.DataFrame, table_name: str | None = None, **extra: object) -> dict:
+def frame_metadata(
+    frame: pl.DataFrame | pl.LazyFrame, table_name: str | None = None, **extra: object
+) -> dict:
+    """Row count, preview and schema; of a LazyFrame, its first rows and its count are computed."""
     table = TABLES.get(table_name or "")
+    head = frame.head(PREVIEW_ROWS).collect() if isinstance(frame, pl.LazyFrame) else frame
+    rows = frame.select(pl.len()).collect().item() if isinstance(frame, pl.LazyFrame) else frame.height
     return {
-        "dagster/row_count": frame.height,
-        "preview": dg.MetadataValue.md(markdown_preview(frame)),
-        "dagster/column_schema": column_schema(frame, table),
+        "dagster/row_count": rows,
+        "preview": dg.MetadataValue.md(markdown_preview(head)),
+        "dagster/column_schema": column_schema(head, table),
         **extra,
     }

@@ -9,8 +9,10 @@ import polars as pl
 from pipeline.lib import config
 
 STAGING_DIR = ".staging"
-# AssetIn metadata key: the columns a step reads of an upstream frame (see StagedFrameIOManager).
+# AssetIn metadata keys (see StagedFrameIOManager): the columns a step reads of an upstream frame,
+# and whether it gets a polars LazyFrame over the staged file instead of the frame in memory.
 COLUMNS = "columns"
+LAZY = "lazy"
 
 
 class WarehousePaths(dg.ConfigurableResource):
@@ -39,10 +41,14 @@ def partition_dir(warehouse_dir: Path, asset_key: dg.AssetKey, partition_key: st
     return warehouse_dir / STAGING_DIR / "__".join(asset_key.path) / partition_key
 
 
-def _write_atomically(frame: pl.DataFrame, path: Path) -> None:
+def _write_atomically(frame: pl.DataFrame | pl.LazyFrame, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    frame.write_parquet(tmp, compression="lz4")
+    if isinstance(frame, pl.LazyFrame):
+        # Streamed to the file: the frame never needs to fit in memory.
+        frame.sink_parquet(tmp, compression="lz4")
+    else:
+        frame.write_parquet(tmp, compression="lz4")
     os.replace(tmp, path)
 
 
@@ -63,8 +69,9 @@ class StagedFrameIOManager(dg.ConfigurableIOManager):
     An unpartitioned asset is one frame. A partitioned asset is, per partition, a mapping of part
     name to frame (one Parquet file each); the step returns {partition_key: parts} for all the
     partitions of its run, and a downstream unpartitioned step loads the same mapping for every
-    partition. A part may also be the path `stage_partition` already wrote it to. Files are written
-    to a temporary name and renamed, so no step reads half a file.
+    partition. A part may also be the path `stage_partition` already wrote it to. A step may return
+    a LazyFrame, which is streamed to its file, and read its inputs as LazyFrames (`LAZY`). Files
+    are written to a temporary name and renamed, so no step reads half a file.
     """
 
     warehouse_dir: str | None = None
@@ -86,14 +93,17 @@ class StagedFrameIOManager(dg.ConfigurableIOManager):
                 _write_atomically(frame, target / f"{name}.parquet")
 
     def load_input(self, context: dg.InputContext):
+        lazy = context.definition_metadata.get(LAZY, False)
+        read = pl.scan_parquet if lazy else pl.read_parquet
         if not context.has_asset_partitions:
             # AssetIn(metadata={"columns": [...]}) reads only those columns of an unpartitioned frame.
+            path = staged_path(self._warehouse(), context.asset_key)
             columns = context.definition_metadata.get(COLUMNS)
-            return pl.read_parquet(staged_path(self._warehouse(), context.asset_key), columns=columns)
+            if lazy:
+                return pl.scan_parquet(path) if columns is None else pl.scan_parquet(path).select(columns)
+            return pl.read_parquet(path, columns=columns)
         loaded = {}
         for partition_key in sorted(context.asset_partition_keys):
             source = partition_dir(self._warehouse(), context.asset_key, partition_key)
-            loaded[partition_key] = {
-                path.stem: pl.read_parquet(path) for path in sorted(source.glob("*.parquet"))
-            }
+            loaded[partition_key] = {path.stem: read(path) for path in sorted(source.glob("*.parquet"))}
         return loaded

@@ -6,6 +6,7 @@ import pytest
 
 from pipeline.defs.resources import (
     COLUMNS,
+    LAZY,
     StagedFrameIOManager,
     WarehousePaths,
     partition_dir,
@@ -23,6 +24,13 @@ def wide() -> pl.DataFrame:
 @dg.asset(ins={"wide": dg.AssetIn(metadata={COLUMNS: ["paper_id", "abstract_clean"]})})
 def narrow_reader(wide: pl.DataFrame) -> pl.DataFrame:
     return pl.DataFrame({"columns": wide.columns})
+
+
+@dg.asset(ins={"wide": dg.AssetIn(metadata={LAZY: True, COLUMNS: ["abstract_clean", "paper_id"]})})
+def lazy_reader(wide: pl.LazyFrame) -> pl.LazyFrame:
+    """Gets a LazyFrame over the staged file, and returns one for the IO manager to stream."""
+    assert isinstance(wide, pl.LazyFrame)
+    return wide.with_columns(pl.col("abstract_clean").str.to_lowercase())
 
 
 @dg.asset(partitions_def=FILES)
@@ -65,3 +73,9 @@ def test_a_part_the_step_staged_itself_is_kept_where_it_is(tmp_path):
 def test_a_part_staged_anywhere_else_is_refused(tmp_path):
     with pytest.raises(ValueError, match="is staged at"):
         dg.materialize([staged_elsewhere], partition_key="a.txt", resources=_resources(tmp_path))
+
+
+def test_lazy_frames_are_read_from_and_streamed_to_the_staged_files(tmp_path):
+    assert dg.materialize([wide, lazy_reader], resources=_resources(tmp_path)).success
+    written = pl.read_parquet(tmp_path / ".staging" / "lazy_reader.parquet")
+    assert written.to_dict(as_series=False) == {"abstract_clean": ["x", "y"], "paper_id": ["p1", "p2"]}
