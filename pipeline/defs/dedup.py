@@ -6,7 +6,8 @@ import dagster as dg
 import polars as pl
 
 from pipeline.defs.metadata import frame_metadata
-from pipeline.lib.assemble import build_documents, canonical_papers, documents_table
+from pipeline.defs.resources import LAZY
+from pipeline.lib.assemble import MATCH_COLUMNS, canonical_papers, documents_table, match_documents
 from pipeline.lib.dedup import summarise
 
 GROUP = "dedup"
@@ -24,20 +25,21 @@ GROUP = "dedup"
             kinds={"python", "polars"},
         ),
     },
-    ins={"raw_documents": dg.AssetIn()},
+    # Lazy: only the columns matching needs are loaded; the texts are streamed into the outputs.
+    ins={"raw_documents": dg.AssetIn(metadata={LAZY: True})},
 )
-def deduplicate_documents(context: dg.AssetExecutionContext, raw_documents: pl.DataFrame):
+def deduplicate_documents(context: dg.AssetExecutionContext, raw_documents: pl.LazyFrame):
     """Merge exact duplicates by normalised hash and near duplicates by verified MinHash LSH."""
     started = time.perf_counter()
-    matched = build_documents(raw_documents)
+    matches = match_documents(raw_documents.select(MATCH_COLUMNS).collect())
     elapsed = time.perf_counter() - started
     context.log.info(
-        f"deduplicated {raw_documents.height:,} documents in {elapsed:.1f}s "
-        f"({raw_documents.height / max(elapsed, 1e-9):,.0f} documents/s)"
+        f"deduplicated {matches.height:,} documents in {elapsed:.1f}s "
+        f"({matches.height / max(elapsed, 1e-9):,.0f} documents/s)"
     )
-    documents = documents_table(matched)
-    papers = canonical_papers(matched)
-    merged = summarise(documents)
-    context.log.info(f"{documents.height} documents -> {papers.height} papers ({merged})")
+    merged = summarise(matches)
+    context.log.info(f"{matches.height} documents -> {merged['papers']} papers ({merged})")
+    documents = documents_table(raw_documents, matches)
+    papers = canonical_papers(raw_documents, matches)
     yield dg.Output(documents, "documents", metadata=frame_metadata(documents, "documents", **merged))
     yield dg.Output(papers, "canonical_papers", metadata=frame_metadata(papers, "papers"))

@@ -7,7 +7,7 @@ import dagster as dg
 import polars as pl
 
 from pipeline.defs.metadata import frame_metadata, markdown_preview
-from pipeline.defs.resources import COLUMNS, STAGING_DIR, WarehousePaths
+from pipeline.defs.resources import COLUMNS, LAZY, STAGING_DIR, WarehousePaths
 from pipeline.lib.assemble import papers_table
 from pipeline.lib.extract import extract_all, load_paper_rows, save_paper_rows
 
@@ -103,9 +103,10 @@ def extract_entities(
 @dg.asset(
     group_name=GROUP,
     kinds={"python", "polars"},
-    ins={"canonical_papers": dg.AssetIn(), "paper_annotations": dg.AssetIn()},
+    # Lazy: the canonical texts are streamed into the table, not loaded.
+    ins={"canonical_papers": dg.AssetIn(metadata={LAZY: True}), "paper_annotations": dg.AssetIn()},
 )
-def papers(canonical_papers: pl.DataFrame, paper_annotations: pl.DataFrame) -> dg.Output[pl.DataFrame]:
+def papers(canonical_papers: pl.LazyFrame, paper_annotations: pl.DataFrame) -> dg.Output[pl.LazyFrame]:
     """One row per distinct paper: canonical and clean abstract, occurrences, proposed names, code link."""
     table = papers_table(canonical_papers, paper_annotations)
     return dg.Output(table, metadata=frame_metadata(table, "papers"))

@@ -60,40 +60,67 @@ def prepare_files(paths: list[Path], workers: int = 1) -> Iterator[ParsedSeeds]:
         yield from map(prepare_file, paths)
 
 
-def build_documents(raw_documents: pl.DataFrame) -> pl.DataFrame:
-    """Occurrences (already cleaned) with their paper: the documents columns plus the two texts."""
+# The columns of the occurrences that deduplication reads: not the raw texts, which only the
+# tables it writes carry (joined in by `documents_table` and `canonical_papers`).
+MATCH_COLUMNS = ("document_id", "source_file", "ordinal", "abstract_clean")
+
+
+def match_documents(occurrences: pl.DataFrame) -> pl.DataFrame:
+    """The paper of every occurrence (columns MATCH_COLUMNS), in file order: document_id,
+    source_file, ordinal, paper_id, match and similarity."""
     # Collected files arrive in this order already; sorting would copy every text for nothing.
-    keys = raw_documents.select("source_file", "ordinal")
-    in_order = keys.equals(keys.sort("source_file", "ordinal"))
-    ordered = raw_documents if in_order else raw_documents.sort("source_file", "ordinal")
+    keys = occurrences.select("source_file", "ordinal")
+    ordered = (
+        occurrences if keys.equals(keys.sort("source_file", "ordinal")) else occurrences.sort(keys.columns)
+    )
     matches = deduplicate(ordered.select("document_id", pl.col("abstract_clean").alias("clean_text")))
     # One row per input row, in input order (deduplicate's contract): columns side by side, no join.
-    return ordered.with_columns(matches.select("paper_id", "match", "similarity"))
-
-
-def documents_table(documents: pl.DataFrame) -> pl.DataFrame:
-    return DOCUMENTS.conform(documents)
-
-
-def canonical_papers(documents: pl.DataFrame) -> pl.DataFrame:
-    """One row per paper from its canonical occurrence; entity columns are added by extraction."""
-    canonical = documents.filter(pl.col("match") == "first").select(
-        "paper_id", "venue", "year", "abstract", "abstract_clean"
+    return ordered.select("document_id", "source_file", "ordinal").with_columns(
+        matches.select("paper_id", "match", "similarity")
     )
-    occurrences = documents.group_by("paper_id").agg(
+
+
+def _in_file_order(occurrences: pl.LazyFrame, matches: pl.DataFrame) -> pl.LazyFrame:
+    """The occurrences that have a row in `matches`, joined with it by document_id, in file order:
+    streamed when the occurrences come in that order (as collect writes them), else sorted."""
+    keys = occurrences.select("source_file", "ordinal").collect()
+    joined = occurrences.join(matches.lazy(), on="document_id", how="inner", maintain_order="left")
+    if keys.equals(keys.sort("source_file", "ordinal")):
+        return joined
+    return joined.sort("source_file", "ordinal", maintain_order=True)
+
+
+def documents_table(occurrences: pl.LazyFrame, matches: pl.DataFrame) -> pl.LazyFrame:
+    """Every occurrence with its paper and how it matched, in file order."""
+    paper_of = matches.select("document_id", "paper_id", "match", "similarity")
+    return DOCUMENTS.conform(_in_file_order(occurrences, paper_of))
+
+
+def canonical_papers(occurrences: pl.LazyFrame, matches: pl.DataFrame) -> pl.LazyFrame:
+    """One row per paper from its canonical occurrence, in the file order of those; entity
+    columns are added by extraction."""
+    per_paper = matches.group_by("paper_id").agg(
         n_documents=pl.len(),
         source_files=pl.col("source_file").unique().sort(),
     )
+    canonical = (
+        matches.filter(pl.col("match") == "first")
+        .select("document_id", "paper_id")
+        .join(per_paper, on="paper_id", how="left")
+    )
     return (
-        canonical.join(occurrences, on="paper_id", how="left", maintain_order="left")
+        _in_file_order(occurrences, canonical)
+        .select("paper_id", "venue", "year", "abstract", "abstract_clean", "n_documents", "source_files")
         .with_columns(word_count=pl.col("abstract_clean").str.count_matches(r"\S+"))
-        .sort("paper_id")
     )
 
 
-def papers_table(canonical: pl.DataFrame, annotations: pl.DataFrame) -> pl.DataFrame:
+def papers_table(canonical: pl.LazyFrame, annotations: pl.DataFrame) -> pl.LazyFrame:
     """Join what extraction found (proposed_methods, code_url) onto the canonical papers."""
     joined = canonical.join(
-        annotations.select("paper_id", "proposed_methods", "code_url"), on="paper_id", how="left"
+        annotations.lazy().select("paper_id", "proposed_methods", "code_url"),
+        on="paper_id",
+        how="left",
+        maintain_order="left",
     ).with_columns(pl.col("proposed_methods").fill_null(pl.lit([], dtype=pl.List(pl.String))))
     return PAPERS.conform(joined)

@@ -7,9 +7,13 @@ and the Great Expectations suites are all derived from the declarations below.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import polars as pl
 import pyarrow as pa
+
+# A table's rows in memory or as a query over files: conform keeps which one it is given.
+Frame = TypeVar("Frame", pl.DataFrame, pl.LazyFrame)
 
 SCHEMA_VERSION = "1.0.0"
 
@@ -70,9 +74,10 @@ class Table:
     def empty_frame(self) -> pl.DataFrame:
         return pl.DataFrame(schema=self.polars_schema())
 
-    def conform(self, frame: pl.DataFrame) -> pl.DataFrame:
+    def conform(self, frame: Frame) -> Frame:
         """Select the declared columns in order and cast them to the declared types."""
-        missing = [c for c in self.column_names if c not in frame.columns]
+        present = frame.collect_schema().names()
+        missing = [c for c in self.column_names if c not in present]
         if missing:
             raise ValueError(f"table {self.name!r} is missing columns {missing}")
         schema = self.polars_schema()

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.lib.assemble import build_documents
+from pipeline.lib.assemble import MATCH_COLUMNS, canonical_papers, documents_table, match_documents
 from pipeline.lib.dedup import THRESHOLD, deduplicate, normalise_for_hash, paper_id_for, summarise
 
 ABSTRACT = (
@@ -199,8 +199,41 @@ def test_occurrences_are_matched_in_file_order_whatever_order_they_come_in():
             "abstract_clean": [text, "A different abstract about kernels and their spectra.", text],
         }
     )
-    in_order = build_documents(raw.sort("source_file", "ordinal"))
-    shuffled = build_documents(raw)
+    in_order = match_documents(raw.sort("source_file", "ordinal"))
+    shuffled = match_documents(raw)
     assert shuffled.equals(in_order)
     assert shuffled["document_id"].to_list() == ["a.txt:1", "a.txt:2", "b.txt:1"]
     assert shuffled["match"].to_list() == ["first", "first", "exact"]
+
+
+def test_the_tables_come_out_in_file_order_whatever_order_the_occurrences_come_in():
+    text = "We study graph neural networks for molecules and report strong results on benchmarks."
+    other = "A different abstract about kernels and their spectra."
+    raw = pl.DataFrame(
+        {
+            "document_id": ["b.txt:1", "a.txt:2", "a.txt:1"],
+            "source_file": ["b.txt", "a.txt", "a.txt"],
+            "ordinal": [1, 2, 1],
+            "line_start": [1, 3, 1],
+            "line_end": [1, 3, 1],
+            "venue": ["V", "V", "V"],
+            "year": [2024, 2024, 2024],
+            "raw_text": [text, other, text],
+            "abstract": [text, other, text],
+            "abstract_clean": [text, other, text],
+        }
+    )
+    tables = {}
+    for name, occurrences in (("in order", raw.sort("source_file", "ordinal")), ("shuffled", raw)):
+        matches = match_documents(occurrences.select(MATCH_COLUMNS))
+        tables[name] = (
+            documents_table(occurrences.lazy(), matches).collect(),
+            canonical_papers(occurrences.lazy(), matches).collect(),
+        )
+    documents, papers = tables["shuffled"]
+    assert documents.equals(tables["in order"][0]) and papers.equals(tables["in order"][1])
+    assert documents["document_id"].to_list() == ["a.txt:1", "a.txt:2", "b.txt:1"]
+    assert documents["paper_id"][0] == documents["paper_id"][2] != documents["paper_id"][1]
+    assert papers["abstract"].to_list() == [text, other]
+    assert papers["n_documents"].to_list() == [2, 1]
+    assert papers["source_files"].to_list() == [["a.txt", "b.txt"], ["a.txt"]]
