@@ -7,7 +7,7 @@ import polars as pl
 from filelock import FileLock
 
 from pipeline.defs.metadata import markdown_preview
-from pipeline.defs.resources import STAGING_DIR, WarehousePaths, read_staged
+from pipeline.defs.resources import STAGING_DIR, WarehousePaths, read_staged, staged_path
 from pipeline.lib.reconcile import reconcile
 from pipeline.lib.schema import TABLES, Table
 from pipeline.lib.validate import TableValidation, validate_table, write_reports
@@ -56,8 +56,9 @@ def schema_check(table: Table) -> dg.AssetChecksDefinition:
         "keys, not-null columns, allowed values, ranges and references.",
     )
     def _check(context: dg.AssetCheckExecutionContext, paths: WarehousePaths) -> dg.AssetCheckResult:
-        # One function serves every table, so frames are read from staging rather than named parameters.
-        frame = read_staged(paths.warehouse(), table.name)
+        # One function serves every table, so tables are read from staging rather than named
+        # parameters; from the file, so that a table of a million abstracts is read in chunks.
+        staged = staged_path(paths.warehouse(), dg.AssetKey(table.name))
         # Only the referenced keys: a table of a million abstracts is otherwise read for its ids.
         references = {
             name: read_staged(
@@ -65,7 +66,7 @@ def schema_check(table: Table) -> dg.AssetChecksDefinition:
             )
             for name in related
         }
-        validation = validate_table(table, frame, references)
+        validation = validate_table(table, staged, references)
         reports = _publish_report(paths, context.run.run_id, validation)
         failures = validation.failures()
         return dg.AssetCheckResult(

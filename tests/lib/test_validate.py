@@ -367,7 +367,7 @@ def _counts(validation):
     return [(o.expectation, o.column, o.success, o.unexpected_count) for o in validation.outcomes]
 
 
-def test_validation_in_chunks_counts_what_one_pass_counts(tables):
+def test_validation_in_chunks_counts_what_one_pass_counts(tables, tmp_path):
     """Row failures in several chunks add up; a duplicate key split across chunks is still found."""
     documents = pl.concat([tables["documents"]] * 3).with_columns(
         document_id=pl.format("d{}", pl.int_range(pl.len())),
@@ -380,6 +380,13 @@ def test_validation_in_chunks_counts_what_one_pass_counts(tables):
     chunked = validate_table(TABLES["documents"], documents, tables, chunk_rows=2)
     assert len(chunked.gx_result["suite_runs"]) == 1 + 5  # the key columns, then five chunks of rows
     assert _counts(chunked) == _counts(whole)
+    # Read from a file, in chunks of its rows, as the checks read staged tables: the same counts.
+    path = tmp_path / "documents.parquet"
+    documents.write_parquet(path, row_group_size=3)
+    from_file = validate_table(TABLES["documents"], path, tables, chunk_rows=2)
+    assert len(from_file.gx_result["suite_runs"]) == 1 + 5
+    assert _counts(from_file) == _counts(whole)
+    assert from_file.n_rows == whole.n_rows == 10
     failed = {(o.expectation, o.column): o.unexpected_count for o in chunked.failures()}
     assert failed == {
         ("expect_column_values_to_be_unique", "document_id"): 2,
@@ -393,8 +400,12 @@ def test_validation_in_chunks_counts_what_one_pass_counts(tables):
     assert in_set.details["unexpected_percent"] == pytest.approx(100 * 3 / 10)
 
 
-def test_an_empty_table_is_validated_in_one_chunk(tables):
+def test_an_empty_table_is_validated_in_one_chunk(tables, tmp_path):
     empty = tables["documents"].clear()
-    validation = validate_table(TABLES["documents"], empty, tables, chunk_rows=2)
-    assert validation.success, validation.summary_line()
-    assert validation.n_rows == 0
+    path = tmp_path / "documents.parquet"
+    empty.write_parquet(path)
+    for source in (empty, path):
+        validation = validate_table(TABLES["documents"], source, tables, chunk_rows=2)
+        assert validation.success, validation.summary_line()
+        assert validation.n_rows == 0
+        assert len(validation.gx_result["suite_runs"]) == 2
