@@ -292,8 +292,9 @@ def create_search_index(con: duckdb.DuckDBPyConnection) -> str | None:
     return None
 
 
-# Rows read from the papers table at a time when collecting its words.
-BATCH_ROWS = 100_000
+# Rows read from the papers table at a time when collecting its words: their word lists take
+# about four times the text, beside the memory DuckDB keeps from building the index.
+BATCH_ROWS = 20_000
 # A word as the extension's tokenizer splits: a run of characters that are neither its separators
 # nor whitespace as RE2 (its regex engine) defines \s.
 _WORD = f"[^\\t\\n\\f\\r {TOKEN_SEPARATORS}]+"
