@@ -94,7 +94,6 @@ class StagedFrameIOManager(dg.ConfigurableIOManager):
 
     def load_input(self, context: dg.InputContext):
         lazy = context.definition_metadata.get(LAZY, False)
-        read = pl.scan_parquet if lazy else pl.read_parquet
         if not context.has_asset_partitions:
             # AssetIn(metadata={"columns": [...]}) reads only those columns of an unpartitioned frame.
             path = staged_path(self._warehouse(), context.asset_key)
@@ -102,6 +101,7 @@ class StagedFrameIOManager(dg.ConfigurableIOManager):
             if lazy:
                 return pl.scan_parquet(path) if columns is None else pl.scan_parquet(path).select(columns)
             return pl.read_parquet(path, columns=columns)
+        read = pl.scan_parquet if lazy else pl.read_parquet
         loaded = {}
         for partition_key in sorted(context.asset_partition_keys):
             source = partition_dir(self._warehouse(), context.asset_key, partition_key)

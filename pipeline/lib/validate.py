@@ -175,11 +175,11 @@ def validate_table(
     expectations = [rule for rule in rules if isinstance(rule, gxe.Expectation)]
     whole_table = [e for e in expectations if isinstance(e, _WHOLE_TABLE_EXPECTATIONS)]
     per_chunk = [e for e in expectations if not isinstance(e, _WHOLE_TABLE_EXPECTATIONS)]
-    needed_whole = [
-        *(c for e in whole_table for c in _expectation_columns(e)),
-        *(rule.column for rule in rules if not isinstance(rule, gxe.Expectation)),
-    ]
     if isinstance(frame, Path):
+        needed_whole = [
+            *(c for e in whole_table for c in _expectation_columns(e)),
+            *(rule.column for rule in rules if not isinstance(rule, gxe.Expectation)),
+        ]
         parquet = pq.ParquetFile(frame)
         n_rows = parquet.metadata.num_rows
         present = set(parquet.schema_arrow.names)

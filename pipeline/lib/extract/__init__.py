@@ -13,7 +13,7 @@ import hashlib
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from functools import cache
 from multiprocessing import get_context
 from pathlib import Path
@@ -223,7 +223,7 @@ def extract_all(
         return frame.join(order, on="paper_id").sort("_order", maintain_order=True).drop("_order")
 
     found = fresh if reused is None else PaperRows(keys, *map(in_paper_order, _concat_rows(reused, fresh)))
-    rows = PaperRows(keys, *(getattr(found, f.name) for f in fields(found)[1:]))
+    rows = replace(found, keys=keys)
     mentions, entities = resolve(rows.mentions)
     return Extraction(
         mentions=TABLES["mentions"].conform(mentions),
