@@ -134,3 +134,16 @@ def test_title_case_words_listed_with_commas_spell_a_short_form():
 
 def test_lower_case_words_listed_with_commas_are_no_long_form():
     assert pairs("We test on text, images, and audio (TIA) at once.") == []
+
+
+def test_a_numeral_shaped_short_form_needs_one_word_a_letter():
+    assert pairs("DAIS is a form of variational inference (VI) in that it fits a distribution.") == [
+        ("VI", "variational inference")
+    ]
+    assert pairs("The proof is in Section (IV) and the main lemma (II).") == []
+
+
+def test_short_form_then_or_and_its_long_form():
+    text = "We propose CDTD, or Causal Domain-Invariant Temporal Dynamics for knowledge transfer."
+    assert pairs(text) == [("CDTD", "Causal Domain-Invariant Temporal Dynamics")]
+    assert pairs("We evaluate on MMLU, or other reasoning tasks.") == []

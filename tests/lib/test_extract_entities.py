@@ -3,6 +3,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.lib.extract.entities import extract_entities, long_form_type
+from pipeline.lib.extract.lexicons import load_lexicon
 
 
 def found(text):
@@ -111,6 +112,25 @@ def test_field_acronym_fused_with_a_word_is_not_a_name():
 )
 def test_long_form_type(long, expected):
     assert long_form_type(long) == expected
+
+
+@pytest.mark.parametrize(
+    ("long", "expected"),
+    [
+        ("Ant Colony Optimization", "method"),
+        ("Directed Representation Optimization", "method"),
+        ("Online Convex Optimization", None),
+        ("Combinatorial Optimization", None),
+    ],
+)
+def test_a_titled_optimisation_names_a_method_unless_it_ends_in_a_field(long, expected):
+    assert long_form_type(long, load_lexicon()) == expected
+
+
+def test_a_titled_long_form_defined_as_a_kind_takes_that_kind():
+    names = found("Hindsight Goal Learning (HGL) is a simple algorithm for sparse rewards.")
+    assert names["HGL"] == ("method", "referenced")
+    assert "PL" not in found("Preference learning (PL) is a framework for aligning models.")
 
 
 # Lexicons and context

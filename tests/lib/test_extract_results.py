@@ -41,6 +41,8 @@ def mention(text: str, surface: str, entity_type: str, name: str | None = None) 
         ("It raises the score from 45.2 to 61.8.", "45.2 to 61.8", 61.8, None),
         ("The error drops by −3.5%.", "−3.5%", -3.5, "%"),
         ("It saves 70% of the data collection cost.", "70%", 70.0, "%"),
+        ("It improves the PSNR by 1.15dB over the baseline.", "1.15dB", 1.15, "dB"),
+        ("The reconstruction reaches 27.8 dB on the test scenes.", "27.8 dB", 27.8, "dB"),
     ],
 )
 def test_result_forms(sentence, surface, value, unit):
@@ -66,6 +68,7 @@ def test_result_forms(sentence, surface, value, unit):
         "An accuracy of 8 bits is kept.",
         "We sample 1000 points from each shape.",
         "It matches the baseline using only 10% of the training data at 50% sparsity.",
+        "The recordings have 34 dB of analog input range.",
     ],
 )
 def test_not_results(sentence):

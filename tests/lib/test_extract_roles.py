@@ -419,3 +419,26 @@ def test_a_claim_after_our_name_is_not_part_of_the_name():
 def test_known_method_words_modifying_a_dataset_are_not_a_proposed_method():
     names = found("We construct a superior supervised fine-tuning (SFT) dataset that we use to train models.")
     assert "superior supervised fine-tuning" not in names
+
+
+def test_a_new_name_that_is_the_code_repository_is_proposed():
+    text = (
+        "Our framework improves structured pruning of vision models. OSSCAR can lead to 125× lower "
+        "perplexity. Our code is available at https://github.com/mazumder-lab/OSSCAR."
+    )
+    assert found(text)["OSSCAR"] == ("method", "proposed")
+
+
+def test_a_new_name_that_is_not_the_code_repository_is_not_proposed_by_the_link():
+    text = (
+        "Our framework improves structured pruning of vision models. OSSCAR can lead to 125× lower "
+        "perplexity. Our code is available at https://github.com/mazumder-lab/pruning."
+    )
+    assert found(text)["OSSCAR"] == ("method", "referenced")
+
+
+def test_an_acronym_after_namely_in_a_proposal_is_proposed():
+    text = "We propose a method for aligning models, namely CPL (Contrastive Preference Learning)."
+    assert found(text)["CPL"] == ("method", "proposed")
+    studied = "We study models of aligning agents, namely CPL (Contrastive Preference Learning)."
+    assert "CPL" not in found(studied)

@@ -161,7 +161,8 @@ def _extract_chunk(rows: list[tuple[str, str]]) -> tuple[pl.DataFrame, ...]:
     lexicon = load_lexicon()
     mentions, abbreviations, links, results = [], [], [], []
     for paper_id, text in rows:
-        found = extract_entities(text, lexicon)
+        paper_links = find_links(text)
+        found = extract_entities(text, lexicon, paper_links)
         for m in found.mentions:
             mentions.append(
                 (
@@ -178,7 +179,7 @@ def _extract_chunk(rows: list[tuple[str, str]]) -> tuple[pl.DataFrame, ...]:
                 )
             )
         abbreviations.extend((paper_id, a.short, a.long, a.start, a.end) for a in found.abbreviations)
-        links.extend((paper_id, link.url, link.kind, link.start, link.end) for link in find_links(text))
+        links.extend((paper_id, link.url, link.kind, link.start, link.end) for link in paper_links)
         spans = [MentionSpan(m.start, m.end, m.entity_type, m.name) for m in found.mentions]
         results.extend((paper_id, *r) for r in find_results(text, spans))
     return tuple(

@@ -35,7 +35,7 @@ _PARENTHESIS = re.compile(r"\(([^()]{1,120})\)")
 _SHORT_FORM = re.compile(r"[A-Za-z0-9][\w.+&/’'-]*(?: [A-Za-z0-9][\w.+&/-]*)?")
 # A short form written before a parenthesis: "LF (Long Form)" and "LF, a Long Form".
 _TOKEN_BEFORE = re.compile(r"([A-Za-z0-9][\w+&-]*[\w+])\s*$")
-_APPOSITION = re.compile(r"([A-Z][A-Z0-9&-]*[A-Z0-9]s?), (?:a|an|the) ")
+_APPOSITION = re.compile(r"([A-Z][A-Z0-9&-]*[A-Z0-9]s?), (?:a|an|the|or) ")
 _SIZE_TAG = re.compile(r"-?\d+(?:\.\d+)?[KMBkmb]?$")
 _ROMAN = re.compile(r"(?i)[ivx]+")
 _CLAUSE_BREAK = re.compile(r"[.;:!?\[\]]\s|[;:!?\[\]]|, |\. ")
@@ -268,6 +268,8 @@ def find_abbreviations(text: str) -> list[Abbreviation]:
         definition = None
         if _is_short_form(short) and short.rstrip("s") not in seen:
             definition = _long_then_short(text, m, short)
+        elif short.isupper() and _ROMAN.fullmatch(short) and short not in seen:
+            definition = _spelled_out_numeral(text, m, short)
         if definition is None and " " in inner.strip():
             definition = _short_then_long(text, m, inner)
         if definition is not None and definition.short.rstrip("s") not in seen:
@@ -317,6 +319,29 @@ def _long_then_short(text: str, paren: re.Match[str], short: str) -> Abbreviatio
     )
 
 
+def _spelled_out_numeral(text: str, paren: re.Match[str], short: str) -> Abbreviation | None:
+    """'variational inference (VI)': letters that could be a numeral define an abbreviation only
+    when the words right before spell them one word a letter, unlike 'Section (IV)'."""
+    offset, window = _window_before(text, paren.start(), len(short))
+    window = window.rstrip()
+    words = window.split()
+    if len(words) != len(short) or [w[0].upper() for w in words] != list(short):
+        return None
+    if any(w.lower() in _FUNCTION_WORDS for w in words):
+        return None
+    short_start = paren.start(1) + paren.group(1).index(short)
+    return Abbreviation(
+        short,
+        window,
+        offset,
+        paren.end(),
+        short_start,
+        short_start + len(short),
+        offset,
+        offset + len(window),
+    )
+
+
 def _short_then_long(text: str, paren: re.Match[str], inner: str) -> Abbreviation | None:
     before = _TOKEN_BEFORE.search(text, max(0, paren.start() - 20), paren.start())
     if before is None:
@@ -348,9 +373,11 @@ def _apposition(text: str, m: re.Match[str], short: str) -> Abbreviation | None:
     if not 2 <= len(letters) <= 8 or not all(c.isupper() for c in letters):
         return None
     words = list(_WORD.finditer(text, m.end(), min(len(text), m.end() + 200)))[: len(letters) + 3]
-    # 'Vector-Quantized' spells VQ; 'Parameter-efficient' spells P or, loosely, PE.
+    # 'Vector-Quantized' spells VQ; 'Parameter-efficient' spells P or, loosely, PE; 'Domain-Invariant'
+    # may spell D alone.
     every_part: list[str] = []
     capitalised_parts: list[str] = []
+    whole_words: list[str] = []
     for k, w in enumerate(words):
         token = w.group().strip(",.;:()")
         if token.lower() in _FUNCTION_WORDS:
@@ -360,7 +387,8 @@ def _apposition(text: str, m: re.Match[str], short: str) -> Abbreviation | None:
         capitalised_parts.extend(
             part[0].upper() for i, part in enumerate(parts) if i == 0 or part[0].isupper()
         )
-        if letters in (every_part, capitalised_parts):
+        whole_words.append(token[0].upper())
+        if letters in (every_part, capitalised_parts, whole_words):
             end = w.start() + len(w.group().rstrip(",.;:)"))
             long_start = words[0].start()
             return Abbreviation(
@@ -368,7 +396,7 @@ def _apposition(text: str, m: re.Match[str], short: str) -> Abbreviation | None:
             )
         spelling = [
             initials
-            for initials in (every_part, capitalised_parts)
+            for initials in (every_part, capitalised_parts, whole_words)
             if len(initials) <= len(letters) and initials == letters[: len(initials)]
         ]
         if not spelling or k > len(letters) + 2:

@@ -17,6 +17,7 @@ patterns and the automaton; the Python loops run over their (few) matches, not o
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -33,6 +34,7 @@ from pipeline.lib.extract.heads import (
     WEAK_METRIC_HEADS,
 )
 from pipeline.lib.extract.lexicons import Hit, Lexicon, load_lexicon, match_key, on_word_boundaries
+from pipeline.lib.extract.links import Link, find_links, repository_name
 
 
 class Mention(NamedTuple):
@@ -93,7 +95,7 @@ _FUSED_ACRONYM = re.compile(r"([a-z]+)-?([A-Z]{2,5})s?")
 URL = re.compile(r"(?:https?://|www\.)\S+")
 # Math rendered to Unicode: subscripts, Greek letters, letter-like symbols (nε_BC, ℓ2).
 _MATHY = re.compile(r"[_\u0370-\u03ff\u1d00-\u1dbf\u2070-\u209f\u2100-\u214f]")
-_UNIT = re.compile(r"(?i)\d+(?:\.\d+)?(?:[kmbt]|bn|x|×|d|st|nd|rd|th|gb|mb|tb|ms|s|h|hz|bit|bits|-bit|%)?")
+_UNIT = re.compile(r"(?i)\d+(?:\.\d+)?(?:[kmbt]|bn|x|×|d|db|st|nd|rd|th|gb|mb|tb|ms|s|h|hz|bit|bits|-bit|%)?")
 _ROMAN = re.compile(r"[IVX]{1,4}s?")
 _SIZE_TAG = re.compile(
     r"(?:^|[-_ ])(?:\d+(?:\.\d+)?[BM]|\d+B\d*[A-Z]?\d*T?|XL|XXL|Large|Base|Small|Tiny|Huge|Mini|"
@@ -284,10 +286,16 @@ _KIND_GROUPS = (
 # kind an apposition gives.
 _APPOSITIVE_KIND = re.compile(r",? (?:a|an|the) (?:[\w-]+,? ){0,4}?" + _KIND_GROUPS)
 _KIND_NOUN = re.compile(r"\b" + _KIND_GROUPS)
+_NAMELY = re.compile(r",? namely $")
+# 'Ant Colony Optimization (ACO) is a meta-heuristic algorithm': a definition that gives the kind.
+_DEFINED_KIND = re.compile(r" (?:is|are) (?:a|an) (?:[\w-]+,? ){0,3}?" + _KIND_GROUPS)
 # Where the head of a long form ends: 'fitted Q-iteration | with log-loss'.
 _HEAD_CUT = re.compile(r" (?:of|from|for|with|via|using|based|under) ")
 _OF_COMPOUND = re.compile(r"-(of|for|to|in|on|and|the)-")
 _PREFERENCE_OPTIMISATION = re.compile(r"(?i)(?:policy|preference) (?:optimi[sz]ation|alignment)$")
+# 'Ant Colony Optimization', 'Directed Representation Optimization': three title-case words or more
+# name a method; 'Bayesian Optimization' and 'Convex Optimization' name fields.
+_NAMED_OPTIMISATION = re.compile(r"(?:[A-Z][\w-]* ){2,}Optimi[sz]ation$")
 # Coined names mix cases inside a word: TensorAR, MixKV, eNeRgy.
 _COINED = re.compile(r"[a-z][A-Z]|[A-Z][a-z]+[A-Z]")
 _VOICE = re.compile(r"\b(?:[Ww]e|[Oo]ur|[Tt]his (?:work|paper))\b")
@@ -356,6 +364,19 @@ def _head(phrase: str) -> str:
     return words[-1].lower() if words else ""
 
 
+def _titled(phrase: str) -> bool:
+    words = phrase.split()
+    return len(words) >= 2 and all(w[0].isupper() for w in words if w.lower() not in FUNCTION_WORDS)
+
+
+def _ends_in_topic(phrase: str, lexicon: Lexicon | None) -> bool:
+    """'Online Convex Optimization' ends in a field's name."""
+    if lexicon is None:
+        return False
+    entry = lexicon.lookup(" ".join(phrase.split()[-2:]))
+    return entry is not None and entry.kind == "topic"
+
+
 def long_form_type(long: str, lexicon: Lexicon | None = None) -> str | None:
     """The entity type a long form names, or None for a topic or a generic phrase:
     'Sparse Neural Compression' -> method, 'signal-to-noise ratio' -> metric,
@@ -378,11 +399,12 @@ def long_form_type(long: str, lexicon: Lexicon | None = None) -> str | None:
         return "metric"
     if _PREFERENCE_OPTIMISATION.search(long):
         return "method"
+    if _NAMED_OPTIMISATION.search(long) and not _ends_in_topic(long, lexicon):
+        return "method"
     long = _OF_COMPOUND.sub(r" \1 ", long)  # 'Mixture-of-Prompts' reads as 'Mixture of Prompts'
     if head in TOPIC_HEADS or last_part in TOPIC_HEADS:
         return None
-    words = long.split()
-    titled = len(words) >= 2 and all(w[0].isupper() for w in words if w.lower() not in FUNCTION_WORDS)
+    titled = _titled(long)
     if head in WEAK_METHOD_HEADS or last_part in WEAK_METHOD_HEADS:
         return "method" if titled else None  # 'Generalized Advantage Estimation', not 'depth estimation'
     if head in METHOD_HEADS or last_part in METHOD_HEADS:
@@ -436,8 +458,9 @@ def _shape_type(token: str, lexicon: Lexicon, following: str) -> str:
 class _Paper:
     """The working state for one abstract."""
 
-    def __init__(self, text: str, lexicon: Lexicon) -> None:
+    def __init__(self, text: str, lexicon: Lexicon, links: Sequence[Link]) -> None:
         self.text = text
+        self.links = links
         self.lexicon = lexicon
         self.entities: dict[str, _Entity] = {}
         self.topic_forms: set[str] = set()
@@ -535,8 +558,15 @@ def _add_abbreviations(paper: _Paper, abbreviations: list[Abbreviation], cues: c
         following = _NEXT_WORD.match(text, a.end)
         if entity_type is None and following is not None and following.group(1).lower() in METHOD_HEADS:
             entity_type = "method"  # 'the bandit-over-bandit (BOB) framework'
+        defined = _DEFINED_KIND.match(text, a.end) if entity_type is None and _titled(a.long) else None
+        if defined is not None:
+            entity_type = "dataset" if defined.group(1) else "metric" if defined.group(2) else "method"
         window_start = next((s for s, e in cues.windows if s <= a.long_start < e), None)
-        apposed = text[max(0, a.start - 2) : a.start] == ", "  # 'a ... model, VQ-MTM (...)'
+        # 'a ... model, VQ-MTM (...)', 'a method for prompt optimization, namely DRO (...)'
+        apposed = (
+            text[max(0, a.start - 2) : a.start] == ", "
+            or _NAMELY.search(text, max(0, a.start - 9), a.start) is not None
+        )
         introduced = cue.after_naming_slot(cues, text, a.start) or (
             window_start is not None
             and (entity_type is not None or apposed or _object_of_verb(text, window_start, a.start))
@@ -1337,6 +1367,7 @@ def _assign_roles(paper: _Paper, cues: cue.Cues) -> None:
             sentence_start, _ = cue.sentence_of(cues, text, start)
             if _introduced_type(text, max(sentence_start, start - 60), start, end) == "dataset":
                 entity.entity_type = "dataset"
+    _name_the_code_after(paper)
     _add_trained_models(paper)
     _propagate_to_variants(paper)
     if not any(e.proposed for e in paper.entities.values()):
@@ -1351,6 +1382,19 @@ def _assign_roles(paper: _Paper, cues: cue.Cues) -> None:
     for key, entity in list(paper.entities.items()):
         if not entity.proposed and _GREEK_PREFIXED.fullmatch(entity.name):
             del paper.entities[key]  # 'Δ-approximation', 'ε-greedy': math unless the paper names it
+
+
+def _name_the_code_after(paper: _Paper) -> None:
+    """'Our code is at github.com/mazumder-lab/OSSCAR': authors name their code's repository after
+    what they propose, so a new name that is the repository's name is the paper's."""
+    repositories = {_squashed(name) for name in map(repository_name, paper.links) if name is not None}
+    for entity in paper.entities.values():
+        if not entity.known and _squashed(entity.name) in repositories:
+            entity.proposed = True
+
+
+def _squashed(name: str) -> str:
+    return "".join(c for c in name.lower() if c.isalnum())
 
 
 def _introduced_and_defined(text: str, cues: cue.Cues, span: tuple[int, int]) -> bool:
@@ -1602,10 +1646,13 @@ def _emit(paper: _Paper) -> list[Mention]:
     return mentions
 
 
-def extract_entities(text: str, lexicon: Lexicon | None = None) -> PaperEntities:
-    """All entity mentions and abbreviation definitions of one abstract_clean text."""
+def extract_entities(
+    text: str, lexicon: Lexicon | None = None, links: Sequence[Link] | None = None
+) -> PaperEntities:
+    """All entity mentions and abbreviation definitions of one abstract_clean text; `links` are the
+    text's links when the caller has found them already."""
     lexicon = lexicon or load_lexicon()
-    paper = _Paper(text, lexicon)
+    paper = _Paper(text, lexicon, find_links(text) if links is None else links)
     hits, cue_hits = lexicon.find(text)
     cues = cue.find_cues(text, cue_hits)
     abbreviations = find_abbreviations(text)

@@ -102,6 +102,8 @@ _CODE_HOSTS = re.compile(
     r"|sourceforge\.net|gitee\.com|anonymous\.4open\.science|anon-github\.automl\.cc|git\.io"
     r"|huggingface\.co|hf\.co|colab\.research\.google\.com|codeocean\.com|pypi\.org)$"
 )
+# Hosts whose paths read owner/repository.
+_REPOSITORY_HOSTS = re.compile(r"^(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org|gitee\.com)$")
 _PROJECT_HOSTS = re.compile(rf"^(?:[\w-]+\.)*{_PROJECT_HOST_SUFFIX}$|^sites\.google\.com$")
 _OTHER_HOSTS = re.compile(
     r"^(?:[\w-]+\.)*(?:arxiv\.org|doi\.org|youtube\.com|youtu\.be|vimeo\.com|zenodo\.org|kaggle\.com"
@@ -140,6 +142,16 @@ def find_links(text: str) -> list[Link]:
         seen.add(key)
         links.append(Link(url, _kind(text, start, end, host_and_path), start, end))
     return links
+
+
+def repository_name(link: Link) -> str | None:
+    """The repository a code link points at: 'OSSCAR' for github.com/mazumder-lab/OSSCAR."""
+    if link.kind != "code":
+        return None
+    parts = [part for part in _SCHEME.sub("", link.url).split("/") if part]
+    if len(parts) < 3 or not _REPOSITORY_HOSTS.match(parts[0].lower().removeprefix("www.")):
+        return None
+    return parts[2].removesuffix(".git")
 
 
 def _repaired_end(text: str, start: int, end: int) -> int:

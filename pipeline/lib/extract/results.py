@@ -80,6 +80,7 @@ _QUANTITY = re.compile(
     r"(?P<percent>\s?%|\s(?:percent|per\s?cent)\b)"
     r"|(?P<pp>\s?pp\b|\s?p\.p\.|\s(?:percentage|absolute)\s+points?\b)"
     r"|(?P<points>\s(?:points?|pts)\b)"
+    r"|(?P<decibels>\s?dB\b)"
     rf"|(?P<times>\s?×(?!\s?\d)|x(?![\w×])(?!\s?\d)|\s[x×](?=\s+(?:{_COMPARATIVE}))"
     r"|\s?-?fold\b|\stimes\b)"
     r"|(?![\w%]|[.,]\d|-[^\W\d]))",
@@ -274,12 +275,13 @@ def _results_among(text: str, quantities: list[re.Match], metric_cues: list[_Cue
                 yield start - len(sign), end, value, "%"
         elif match["pp"]:
             yield start - len(sign), end, value, "pp"
-        elif match["points"]:
-            if _SETTING_AFTER["points"].match(text, end):
+        elif match["points"] or match["decibels"]:
+            if match["points"] and _SETTING_AFTER["points"].match(text, end):
                 continue
+            # '27.8 dB', '+3dB', 'by 2 points' are results; 'SNRs of 6dB or higher' is a setting.
             signed_or_decimal = sign == "+" or "." in match["low"]
             if signed_or_decimal or _POINTS_CUE_BEFORE.search(text, max(0, start - _LOOKBACK), start):
-                yield start - len(sign), end, value, "points"
+                yield start - len(sign), end, value, "points" if match["points"] else "dB"
         elif match["times"]:
             if not _SETTING_AFTER["times"].match(text, end) and not _times_is_a_count(text, match):
                 yield start - len(sign), end, value, "×"
