@@ -133,6 +133,17 @@ def test_a_titled_long_form_defined_as_a_kind_takes_that_kind():
     assert "PL" not in found("Preference learning (PL) is a framework for aligning models.")
 
 
+def test_a_cited_author_is_not_a_name():
+    assert found("Hesitancy is a delay in acceptance (MacDonald, 2015), as DeVries et al. show.") == {}
+    assert found("We compare FooNet, 2048 samples, with ZipKV.")["FooNet"][0] == "method"
+
+
+def test_a_model_size_after_a_space_belongs_to_the_released_model():
+    names = found("UTGen improves Qwen2.5 32B and Llama 2 70B on HumanEvalFix.")
+    assert names["Qwen2.5 32B"] == ("model", "referenced")
+    assert names["Llama 2 70B"] == ("model", "referenced")
+
+
 # Lexicons and context
 
 

@@ -442,3 +442,22 @@ def test_an_acronym_after_namely_in_a_proposal_is_proposed():
     assert found(text)["CPL"] == ("method", "proposed")
     studied = "We study models of aligning agents, namely CPL (Contrastive Preference Learning)."
     assert "CPL" not in found(studied)
+
+
+def test_a_title_case_name_set_off_after_the_kind_it_is_is_proposed():
+    names = found("We introduce a novel imitation learning framework, Thought Cloning, where agents think.")
+    assert names["Thought Cloning"] == ("method", "proposed")
+    names = found("Here, we present a new amortized inference method—the Simformer—which is flexible.")
+    assert names["Simformer"] == ("method", "proposed")
+
+
+def test_title_case_words_after_a_kind_but_not_set_off_are_not_one_name():
+    names = found("We propose a new merging algorithm, Canonical Merge of Weights in two steps.")
+    assert "Canonical Merge of Weights" not in names
+    assert "Canonical Merge" not in names
+
+
+def test_a_proposed_title_case_name_may_hold_a_lexicon_name():
+    names = found("In this paper, we propose Model Spider, which tokenizes both models and tasks.")
+    assert names["Model Spider"] == ("method", "proposed")
+    assert "Spider" not in names

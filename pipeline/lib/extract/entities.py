@@ -84,6 +84,7 @@ _NUMBERED_WORD = re.compile(r"[a-z]+-[IVX]+")
 _COUNTED_CAPITALISED = re.compile(r"\d+-[A-Z][a-z]+")
 # 'Σ-agent': a Greek letter joined to a word, a name when the paper introduces it (else math).
 _GREEK_PREFIXED = re.compile(r"[\u0391-\u03a9\u03b1-\u03c9]-[A-Za-z][\w-]*")
+_CITED_AUTHOR = re.compile(r"(?: et al\b|,? \(?(?:19[5-9]|20[0-3])\d[a-z]?\b(?![.,]\d))")
 _GROUP_ARGUMENT = re.compile(r"\(\s*(?:\d|[a-zA-Z]\s*\))")
 _SPELLED_INITIALS = re.compile(
     r"[A-Z]{2,4}[a-z]{3,}|[a-z]+[A-Z][a-z]+(?:-[A-Z][a-z]+)*|[a-z]{4,}[A-Z]|[a-z]{2,}-[A-Z][a-z]+"
@@ -171,6 +172,7 @@ _BENCHMARK_FOLLOWERS = frozenset(
 )
 # 'on X and four real datasets', 'X, Y and Z benchmarks'.
 _LISTED_DATASETS = re.compile(r"(?:,? (?:and |or )?(?:the )?[\w-]+){0,6}? (?:datasets|benchmarks|corpora)\b")
+_SPACED_SIZE = re.compile(r" (\d+(?:\.\d+)?[BM])(?![\w-])")
 _TRAILING_VERSION = re.compile(r"(?<= )\d+(?:\.\d+)?$")
 _OTHER_VERSION = re.compile(r"/(\d+(?:\.\d+)?)(?![\w.%])")
 _VERSION = re.compile(r" ((?:[VR]|v)?\d+(?:\.\d+)?)(?:/((?:[VR]|v)?\d+(?:\.\d+)?))?(?![\w.%])")
@@ -688,6 +690,8 @@ def _add_shape_tokens(paper: _Paper) -> None:
             continue  # but 'VBench' is a benchmark's name, not capitals spelling an acronym
         if entry is None and _fused_with_topic(paper, token):
             continue
+        if entry is None and _CITED_AUTHOR.match(text, end):
+            continue  # '(MacDonald, 2015)', 'DeVries et al.'
         if entry is not None:
             if entry.kind not in ("topic", "non_entity"):
                 paper.add(entry.name, entry.kind, (start, end), expansion=entry.expansion, known=True)
@@ -779,6 +783,11 @@ def _add_versions(paper: _Paper) -> None:
                 paper.add(
                     f"{stem}{sibling.group(1)}", versioned_type, (start, sibling.end()), known=entity.known
                 )
+                continue
+            size = _SPACED_SIZE.match(text, end) if entity.entity_type == "model" else None
+            if size is not None and not _SIZE_TAG.search(base):
+                # 'Qwen2.5 32B' is one released model, as 'Qwen2.5-32B' would be.
+                paper.add(f"{base} {size.group(1)}", "model", (start, size.end()), known=entity.known)
                 continue
             m = _VERSION.match(text, end)
             if m is None or len(m.group(1)) > 3:
@@ -1025,7 +1034,9 @@ def _add_introduced_names(paper: _Paper, cues: cue.Cues) -> None:
                     and overlaps
                     and all(run.start() <= s and e <= run_end for s, e in overlaps)
                 ):
-                    overlaps = [] if paper.absorb(overlaps) else overlaps  # 'K-split CP' holds 'CP'
+                    # 'K-split CP' holds 'CP'; 'we propose Model Spider, which' holds a dataset's name.
+                    set_off = closing in (",", "(")
+                    overlaps = [] if paper.absorb(overlaps, known_too=set_off) else overlaps
                 if not overlaps and known is None:
                     entity_type = _introduced_type(text, window_start, run.start(), run_end)
                     entity = paper.add(name, entity_type, (run.start(), run_end))
@@ -1221,9 +1232,11 @@ _SLOT_ARTICLE = re.compile(r"(?:the|an?) (?=\S)")
 # A name of up to four words after 'call the', closed by punctuation: 'Poisson binomial test.'
 _SLOT_PHRASE = re.compile(r"[A-Za-z][\w-]*(?: [a-z][\w-]*){1,3}(?=[,;(]|\.\s|\.$)")
 # 'a reinforcement learning based algorithm Trustworthy-Alignment': a name right after a kind noun.
+# 'a new model merging algorithm, CCA Merge, which', 'a new inference method—the Simformer—which'.
 _NAME_AFTER_KIND = re.compile(
     r"\b(?:algorithm|method|framework|model|approach|system|benchmark|dataset|architecture|pipeline|module|"
-    r"technique|strategy|agent|metric|network|tool|library|suite|paradigm),? ([A-Z][\w+-]*[A-Za-z0-9+])"
+    r"technique|strategy|agent|metric|network|tool|library|suite|paradigm)(?:,? |—(?:the )?)"
+    r"([A-Z][\w+-]*[A-Za-z0-9+](?: [A-Z][\w+-]*[A-Za-z0-9+]){0,3})"
 )
 
 
@@ -1234,9 +1247,14 @@ def _add_named_after_kind(paper: _Paper, cues: cue.Cues) -> None:
         for m in _NAME_AFTER_KIND.finditer(text, window_start, window_end):
             name = m.group(1)
             start, end = m.span(1)
+            closing = text[end : end + 1]
+            # Several title-case words are one name only when set off: 'CCA Merge, which'.
+            if " " in name and (closing not in ",(—" or not paper.make_room(start, end)):
+                name, end = name.split()[0], start + len(name.split()[0])
+                closing = text[end : end + 1]
             if (start, end) in paper.covered or name.lower() in FUNCTION_WORDS or paper.lexicon.lookup(name):
                 continue
-            if paper.is_topic(name) or (_plain_capitalised(name) and text[end : end + 1] not in ",(.;:"):
+            if paper.is_topic(name) or (_plain_capitalised(name) and closing not in ",(.;:—"):
                 continue
             entity = paper.add(name, _introduced_type(text, window_start, start, end), (start, end))
             if entity is not None:
