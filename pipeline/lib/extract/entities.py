@@ -289,6 +289,7 @@ _KIND_GROUPS = (
 _APPOSITIVE_KIND = re.compile(r",? (?:a|an|the) (?:[\w-]+,? ){0,4}?" + _KIND_GROUPS)
 _KIND_NOUN = re.compile(r"\b" + _KIND_GROUPS)
 _NAMELY = re.compile(r",? namely $")
+_LOWER_COMPOUND = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+")
 # 'Ant Colony Optimization (ACO) is a meta-heuristic algorithm': a definition that gives the kind.
 _DEFINED_KIND = re.compile(r" (?:is|are) (?:a|an) (?:[\w-]+,? ){0,3}?" + _KIND_GROUPS)
 # Where the head of a long form ends: 'fitted Q-iteration | with log-loss'.
@@ -573,6 +574,17 @@ def _add_abbreviations(paper: _Paper, abbreviations: list[Abbreviation], cues: c
             window_start is not None
             and (entity_type is not None or apposed or _object_of_verb(text, window_start, a.start))
         )
+        if (
+            entity_type is None
+            and not a.short.endswith("s")
+            and not _LOWER_COMPOUND.fullmatch(a.long)
+            and (following is None or following.group(1).lower() not in TOPIC_HEADS)
+        ):
+            # A paper spells out an acronym for a thing it uses, more often than not a method: 'stochastic
+            # line search (SLS)'. Lexicon topics ('LLMs', 'RL'), plurals naming classes ('GNNs'),
+            # lower-case compounds ('text-to-image (T2I)') and modifiers of a field ('fluorescence
+            # microscopy (FM) imaging') are not.
+            entity_type = "method"
         if entity_type is None and not introduced:
             paper.topic_forms.update((a.short, a.short.rstrip("s"), a.long))
             continue
