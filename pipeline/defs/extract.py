@@ -6,8 +6,8 @@ import time
 import dagster as dg
 import polars as pl
 
-from pipeline.defs.metadata import frame_metadata, markdown_preview
-from pipeline.defs.resources import COLUMNS, LAZY, STAGING_DIR, WarehousePaths
+from pipeline.defs.metadata import PREVIEW_ROWS, frame_metadata, markdown_preview
+from pipeline.defs.resources import LAZY, STAGING_DIR, WarehousePaths
 from pipeline.lib.assemble import papers_table
 from pipeline.lib.extract import extract_all, load_paper_rows, save_paper_rows
 
@@ -46,11 +46,12 @@ def _mention_summary(mentions: pl.DataFrame, entities: pl.DataFrame) -> dict:
             kinds={"python", "polars"},
         ),
     },
-    # Not the raw abstracts or occurrences: at a million papers they are gigabytes this step never reads.
-    ins={"canonical_papers": dg.AssetIn(metadata={COLUMNS: ["paper_id", "abstract_clean"]})},
+    # Lazy, and not the raw abstracts or occurrences: at a million papers they are gigabytes this
+    # step never reads, and extract_all lets the clean texts go once it has extracted them.
+    ins={"canonical_papers": dg.AssetIn(metadata={LAZY: True})},
 )
 def extract_entities(
-    context: dg.AssetExecutionContext, paths: WarehousePaths, canonical_papers: pl.DataFrame
+    context: dg.AssetExecutionContext, paths: WarehousePaths, canonical_papers: pl.LazyFrame
 ):
     """Find abbreviations, proposed and referenced entities, links and numeric results in every paper.
 
@@ -64,16 +65,18 @@ def extract_entities(
         rate = done / max(time.perf_counter() - started, 1e-9)
         context.log.info(f"extracted {done:,}/{total:,} papers ({rate:,.0f} papers/s)")
 
+    texts = canonical_papers.select("paper_id", "abstract_clean")
     extraction = extract_all(
-        canonical_papers,
+        texts,
         workers=os.cpu_count() or 1,
         progress=log_progress,
         previous=load_paper_rows(kept_rows),
     )
     save_paper_rows(extraction.paper_rows, kept_rows)
     summary = _mention_summary(extraction.mentions, extraction.entities)
+    n_papers = extraction.paper_annotations.height
     context.log.info(
-        f"{canonical_papers.height} papers ({extraction.reused_papers} reused from the last run): "
+        f"{n_papers} papers ({extraction.reused_papers} reused from the last run): "
         f"{extraction.mentions.height} mentions, "
         f"{extraction.entities.height} entities, {extraction.results.height} results"
     )
@@ -93,7 +96,7 @@ def extract_entities(
             papers_without_proposed_name=without.height,
             papers_without_proposed_name_sample=dg.MetadataValue.md(
                 markdown_preview(
-                    without.join(canonical_papers, on="paper_id").select("paper_id", "abstract_clean")
+                    texts.join(without.head(PREVIEW_ROWS).lazy(), on="paper_id", how="semi").collect()
                 )
             ),
         ),

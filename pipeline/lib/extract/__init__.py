@@ -194,7 +194,7 @@ def _extract_chunk(rows: list[tuple[str, str]]) -> tuple[pl.DataFrame, ...]:
 
 
 def extract_all(
-    papers: pl.DataFrame,
+    papers: pl.DataFrame | pl.LazyFrame,
     workers: int = 1,
     progress: Callable[[int, int], None] | None = None,
     previous: PaperRows | None = None,
@@ -204,9 +204,12 @@ def extract_all(
     workers > 1 runs chunks of CHUNK_SIZE papers in that many processes; the output is the same.
     `progress(done, total)` is called after each chunk. With `previous` (the paper_rows of an
     earlier Extraction) a paper whose abstract_key is unchanged is not extracted again; the
-    result equals that of extracting every paper.
+    result equals that of extracting every paper. A LazyFrame is read here and its texts let go
+    once they are extracted, so that they are not held while the rows are assembled.
     """
-    keys = _abstract_keys(papers)
+    texts = papers.collect() if isinstance(papers, pl.LazyFrame) else papers
+    del papers
+    keys = _abstract_keys(texts)
     reused = (
         previous.select(keys.join(previous.keys, on=["paper_id", "abstract_key"], how="semi"))
         if previous is not None
@@ -214,8 +217,10 @@ def extract_all(
     )
     if reused is not None and reused.keys.is_empty():
         reused = None  # nothing to reuse, and rows of older code may not even have today's columns
-    todo = papers.join(reused.keys, on="paper_id", how="anti") if reused is not None else papers
+    todo = texts.join(reused.keys, on="paper_id", how="anti") if reused is not None else texts
+    del texts
     fresh = _extract_rows(todo, workers, progress)
+    del todo
     # Rows in paper order, each paper's rows in the order found: what a full extraction gives, and
     # what the fresh rows alone already are.
     order = keys.select("paper_id", pl.int_range(pl.len()).alias("_order"))
@@ -232,7 +237,7 @@ def extract_all(
         abbreviations=TABLES["abbreviations"].conform(rows.abbreviations),
         links=TABLES["links"].conform(rows.links),
         results=TABLES["results"].conform(rows.results),
-        paper_annotations=_paper_annotations(papers.select("paper_id"), mentions, rows.links),
+        paper_annotations=_paper_annotations(keys.select("paper_id"), mentions, rows.links),
         paper_rows=rows,
         reused_papers=0 if reused is None else reused.keys.height,
     )
