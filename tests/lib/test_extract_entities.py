@@ -145,6 +145,12 @@ def test_an_acronym_spelled_out_is_a_method_unless_it_names_a_topic_or_a_class()
     assert found("Fluorescence microscopy (FM) imaging observes live cells.") == {}
 
 
+def test_a_kind_noun_dashed_to_a_name_is_not_part_of_it():
+    names = found("This paper introduces a universal prompt-tuning framework-FlashST, which adapts models.")
+    assert names["FlashST"] == ("method", "proposed")
+    assert "framework-FlashST" not in names
+
+
 def test_a_cited_author_is_not_a_name():
     assert found("Hesitancy is a delay in acceptance (MacDonald, 2015), as DeVries et al. show.") == {}
     assert found("We compare FooNet, 2048 samples, with ZipKV.")["FooNet"][0] == "method"

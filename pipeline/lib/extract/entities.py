@@ -679,8 +679,9 @@ def _add_shape_tokens(paper: _Paper) -> None:
         joined = token.find("-")
         if 0 < joined < m.start() - start + 1 and token[:joined].isalpha() and token[:joined].islower():
             rest = token[joined + 1 :]
-            if lexicon.lookup(rest) is not None or lexicon.is_model_family(rest):
-                start += joined + 1  # 'base models-Llama 3': a dash, not a compound
+            kind_noun = _KIND_NOUN.fullmatch(token[:joined]) is not None
+            if kind_noun or lexicon.lookup(rest) is not None or lexicon.is_model_family(rest):
+                start += joined + 1  # 'base models-Llama 3', 'a framework-FlashST': a dash, not a compound
                 token = rest
         if (start, end) in paper.covered or token in paper.forms:
             continue  # already a form of an entity: the acronym of a defined long form
