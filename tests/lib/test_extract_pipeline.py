@@ -113,6 +113,13 @@ def test_work_split_across_processes_gives_the_same_result(papers, extraction, m
         assert getattr(parallel, name).equals(getattr(extraction, name))
 
 
+def test_papers_given_lazily_give_the_same_result(papers, extraction, tmp_path):
+    papers.write_parquet(tmp_path / "papers.parquet")
+    lazy = extract_all(pl.scan_parquet(tmp_path / "papers.parquet"))
+    for name in ("mentions", "entities", "abbreviations", "links", "results", "paper_annotations"):
+        assert getattr(lazy, name).equals(getattr(extraction, name)), name
+
+
 def test_rows_kept_from_an_earlier_extraction_are_reused_and_change_nothing(papers, extraction, tmp_path):
     save_paper_rows(extraction.paper_rows, tmp_path / "rows")
     kept = load_paper_rows(tmp_path / "rows")

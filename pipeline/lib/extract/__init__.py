@@ -205,7 +205,8 @@ def extract_all(
     `progress(done, total)` is called after each chunk. With `previous` (the paper_rows of an
     earlier Extraction) a paper whose abstract_key is unchanged is not extracted again; the
     result equals that of extracting every paper. A LazyFrame is read here and its texts let go
-    once they are extracted, so that they are not held while the rows are assembled.
+    once they are extracted, so that they are not held while the rows are assembled; so are the
+    kept rows of `previous` that are not reused, when the caller holds no other reference.
     """
     texts = papers.collect() if isinstance(papers, pl.LazyFrame) else papers
     del papers
@@ -215,6 +216,7 @@ def extract_all(
         if previous is not None
         else None
     )
+    del previous  # the rows of papers that changed or went: not held while the new ones are found
     if reused is not None and reused.keys.is_empty():
         reused = None  # nothing to reuse, and rows of older code may not even have today's columns
     todo = texts.join(reused.keys, on="paper_id", how="anti") if reused is not None else texts
