@@ -461,3 +461,12 @@ def test_a_proposed_title_case_name_may_hold_a_lexicon_name():
     names = found("In this paper, we propose Model Spider, which tokenizes both models and tasks.")
     assert names["Model Spider"] == ("method", "proposed")
     assert "Spider" not in names
+
+
+def test_the_last_word_of_a_name_before_a_new_apposition_is_not_a_name_of_its_own():
+    names = found(
+        "Here, we introduce Fluid Benchmarking, a new evaluation approach that advances LM benchmarking. "
+        "Fluid Benchmarking adapts items."
+    )
+    assert names["Fluid Benchmarking"] == ("method", "proposed")
+    assert "Benchmarking" not in names

@@ -1153,8 +1153,9 @@ def _add_apposed_names(paper: _Paper) -> None:
         if word is None or _at_sentence_start(text, word.start()):
             continue
         name = word.group()
-        if (word.start(), word.end()) in paper.covered or name.lower() in FUNCTION_WORDS:
-            continue
+        inside_a_name = any(s < word.end() and word.start() < e for s, e in paper.covered)
+        if inside_a_name or name.lower() in FUNCTION_WORDS:
+            continue  # 'Fluid Benchmarking, a new ...' is already the name, not 'Benchmarking'
         if paper.lexicon.lookup(name) is not None or paper.is_topic(name):
             continue
         entity = paper.add(name, _introduced_type(text, word.start(), word.start(), word.end()), word.span())
