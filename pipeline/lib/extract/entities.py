@@ -33,7 +33,7 @@ from pipeline.lib.extract.heads import (
     WEAK_METHOD_HEADS,
     WEAK_METRIC_HEADS,
 )
-from pipeline.lib.extract.lexicons import Hit, Lexicon, load_lexicon, match_key, on_word_boundaries
+from pipeline.lib.extract.lexicons import Hit, Lexicon, letters, load_lexicon, match_key, on_word_boundaries
 from pipeline.lib.extract.links import Link, find_links, repository_name
 
 
@@ -1419,14 +1419,10 @@ def _assign_roles(paper: _Paper, cues: cue.Cues) -> None:
 def _name_the_code_after(paper: _Paper) -> None:
     """'Our code is at github.com/mazumder-lab/OSSCAR': authors name their code's repository after
     what they propose, so a new name that is the repository's name is the paper's."""
-    repositories = {_squashed(name) for name in map(repository_name, paper.links) if name is not None}
+    repositories = {letters(name) for name in map(repository_name, paper.links) if name is not None}
     for entity in paper.entities.values():
-        if not entity.known and _squashed(entity.name) in repositories:
+        if not entity.known and letters(entity.name) in repositories:
             entity.proposed = True
-
-
-def _squashed(name: str) -> str:
-    return "".join(c for c in name.lower() if c.isalnum())
 
 
 def _introduced_and_defined(text: str, cues: cue.Cues, span: tuple[int, int]) -> bool:

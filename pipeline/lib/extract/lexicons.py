@@ -86,14 +86,14 @@ def _expansion(forms: list[str]) -> str | None:
     for alias in forms[1:]:
         if (
             (" " in alias or "-" in alias)
-            and _letters(alias) != _letters(name)
+            and letters(alias) != letters(name)
             and backward_match(name, alias) == 0
         ):
             return alias
     return None
 
 
-def _letters(form: str) -> str:
+def letters(form: str) -> str:
     """'MT-bench' and 'MT-Bench', 'VQA v2' and 'VQAv2': spellings of one name, not an expansion."""
     return "".join(c for c in form.lower() if c.isalnum())
 
