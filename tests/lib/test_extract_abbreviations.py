@@ -147,3 +147,14 @@ def test_short_form_then_or_and_its_long_form():
     text = "We propose CDTD, or Causal Domain-Invariant Temporal Dynamics for knowledge transfer."
     assert pairs(text) == [("CDTD", "Causal Domain-Invariant Temporal Dynamics")]
     assert pairs("We evaluate on MMLU, or other reasoning tasks.") == []
+
+
+def test_a_leading_digit_stands_for_the_number_word_opening_the_long_form():
+    assert pairs("We introduce Four Tarns (4T), a method.") == [("4T", "Four Tarns")]
+    assert pairs("a new approach, Two-Stage Tarn Inclusion (2STI), which") == [
+        ("2STI", "Two-Stage Tarn Inclusion")
+    ]
+
+
+def test_a_leading_digit_needs_its_number_word():
+    assert pairs("We use a Temporal Tarn (3T) model and the plane (2D) case.") == []

@@ -334,3 +334,28 @@ def test_in_distribution_written_id_is_a_topic_not_a_method():
 
 def test_a_step_size_rule_spelled_out_is_a_method():
     assert found("The stochastic Polyak stepsize (SPS) adapts to the loss.")["SPS"][0] == "method"
+
+
+def test_a_hyphenated_variant_of_a_lexicon_dataset_is_a_dataset():
+    names = found("It outperforms LiT for ImageNet-77k pretraining.")
+    assert names["ImageNet-77k"] == ("dataset", "referenced")
+
+
+def test_a_capitalised_modifier_before_a_lexicon_method_names_a_variant():
+    names = found("The bound is known as Folded ADMM and the rest is simulated.")
+    assert names == {"Folded ADMM": ("method", "referenced")}
+
+
+def test_a_generic_modifier_a_model_or_a_plural_keeps_the_lexicon_name():
+    assert "ADMM" in found("We compare against the Vanilla ADMM solver.")
+    assert "Transformers" not in {n.split()[-1] for n in found("We study Graph Transformers on molecules.")}
+
+
+def test_an_algorithm_called_by_a_name_includes_the_word_algorithm():
+    names = found("Clustering algorithms such as Tarnwell's algorithm are slow.")
+    assert names == {"Tarnwell's algorithm": ("method", "referenced")}
+    assert "QX algorithm" in found("Most algorithms, including the celebrated QX algorithm, need many tests.")
+
+
+def test_a_coined_name_with_digits_before_algorithm_stays_as_written():
+    assert "TQ7" in found("We build on the TQ7 algorithm for control.")

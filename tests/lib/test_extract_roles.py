@@ -470,3 +470,25 @@ def test_the_last_word_of_a_name_before_a_new_apposition_is_not_a_name_of_its_ow
     )
     assert names["Fluid Benchmarking"] == ("method", "proposed")
     assert "Benchmarking" not in names
+
+
+def test_a_name_glued_to_a_defined_short_form_and_repeated_is_its_own_name():
+    names = found(
+        "We study Tarn Under Discussion (TUD) for this. We then build TUDsim, a similarity metric. "
+        "Using TUDsim, we find repetition."
+    )
+    assert names["TUDsim"] == ("metric", "proposed")
+
+
+def test_a_quoted_name_after_a_naming_slot_is_proposed():
+    names = found("We propose a fast baseline algorithm termed ‘Tarn-SortnRegress’ that exploits order.")
+    assert names["Tarn-SortnRegress"] == ("method", "proposed")
+
+
+def test_a_verb_coordinated_to_that_end_keeps_the_subject():
+    names = found("We argue that both should be tuned, and to that end present the Tuned TF (TTF). It works.")
+    assert names["TTF"][1] == "proposed"
+    assert (
+        found("Others argue that both should be tuned, and to that end present the Tuned TF (TTF).")["TTF"][1]
+        == "referenced"
+    )

@@ -52,7 +52,8 @@ def _is_short_form(candidate: str) -> bool:
     if not any(c.isupper() for c in candidate) or _ROMAN.fullmatch(candidate):
         return False
     letters = sum(c.isalpha() for c in candidate)
-    return letters >= 2 and not candidate.isdigit()
+    # One letter after a counting digit may be enough: 'Three Towers (3T)'.
+    return (letters >= 2 or (candidate[0] in _NUMBER_WORDS and letters == 1)) and not candidate.isdigit()
 
 
 def _max_long_words(short: str) -> int:
@@ -145,6 +146,21 @@ _DIGIT_WORD = re.compile(r"(?<=[A-Z])([24])(?=[A-Z])")
 _REPEATED_LETTER = re.compile(r"([A-Z])([234])(?=[A-Z]|$)")
 
 
+# A leading digit that stands for the number word opening the long form: 'Two-Stage Shadow
+# Inclusion (2SSI)', 'Three Towers (3T)'.
+_NUMBER_WORDS = {
+    "1": "one",
+    "2": "two",
+    "3": "three",
+    "4": "four",
+    "5": "five",
+    "6": "six",
+    "7": "seven",
+    "8": "eight",
+    "9": "nine",
+}
+
+
 def _spellings(short: str) -> list[str]:
     """The short form, without a size tag, and with its digits read as words or as counts."""
     spelled = _DIGIT_WORD.sub(lambda m: "T" if m.group(1) == "2" else "F", short)
@@ -162,7 +178,18 @@ def _long_form_start(short: str, window: str) -> int | None:
             start = _capitals_match(candidate, window)
         if start is not None and _plausible(candidate, window[start:]):
             return start
-    return None
+    return _number_word_start(short, window)
+
+
+def _number_word_start(short: str, window: str) -> int | None:
+    number_word = _NUMBER_WORDS.get(short[0])
+    if number_word is None or not short[1:2].isalpha():
+        return None
+    candidate = number_word[0].upper() + short[1:]
+    start = _initials_match(candidate, window)
+    if start is None or not re.match(rf"(?i){number_word}\b", window[start:]):
+        return None
+    return start if _plausible(candidate, window[start:]) else None
 
 
 def _plausible(short: str, long: str) -> bool:

@@ -441,6 +441,9 @@ def _shape_type(token: str, lexicon: Lexicon, following: str) -> str:
         return "metric"
     if _DATASET_SHAPE.search(token) and not token.isupper():
         return "dataset"
+    variant_of = lexicon.lookup(token.rpartition("-")[0]) if "-" in token else None
+    if variant_of is not None and variant_of.kind == "dataset":
+        return "dataset"  # 'ImageNet-21k', 'MMLU-Pro': a variant of a known dataset
     word = _NEXT_WORD.match(following)
     next_word = word.group(1).lower() if word else ""
     if next_word in DATASET_HEADS or next_word in _BENCHMARK_FOLLOWERS or _LISTED_DATASETS.match(following):
@@ -729,13 +732,14 @@ def _add_shape_tokens(paper: _Paper) -> None:
 
 def _split_glued_words(paper: _Paper) -> None:
     """'This paper presentsApBot', 'ApBotcloses the loop': text extracted from a PDF loses spaces.
-    A coined token that is another of the paper's names plus a lower-case word is that name."""
+    A coined token that is another of the paper's names plus a lower-case word is that name, unless
+    it recurs: a lost space does not repeat itself, while 'QUDsim' after 'QUD' is a name of its own."""
     names = sorted(
         (e for e in paper.entities.values() if not e.known and len(e.name) >= 3),
         key=lambda e: len(e.name),
     )
     for key, entity in list(paper.entities.items()):
-        if entity.known:
+        if entity.known or len(entity.spans) > 1:
             continue
         for other in names:
             if other is entity or len(other.name) >= len(entity.name):
@@ -810,6 +814,66 @@ def _add_versions(paper: _Paper) -> None:
             for version in (m.group(1), m.group(2)):
                 if version:
                     paper.add(f"{base} {version}", versioned_type, (start, m.end()), known=entity.known)
+
+
+# A capitalised word right before a lexicon name, after a lower-case word or a comma: 'train
+# Wide ResNet models', 'known as Infinitesimal Jackknife', 'a Linearized ADMM method'.
+_MODIFIER_BEFORE = re.compile(r"(?:[a-z]|[a-z],) ([A-Z][a-z]{2,}) $")
+# Capitalised for emphasis, not part of a name: 'the Vanilla Transformer'.
+_GENERIC_MODIFIERS = frozenset(
+    ["vanilla", "standard", "original", "classical", "classic", "conventional", "plain", "typical", "popular"]
+)
+
+
+def _add_modified_names(paper: _Paper) -> None:
+    """A capitalised modifier mid-sentence makes a lexicon method a variant with a name of its own,
+    not the plain one. Not a model ('DeepMind Chinchilla' is Chinchilla), nor a plural ('Graph
+    Transformers' is a family); the variant is as well known as the method."""
+    text = paper.text
+    for entity in list(paper.entities.values()):
+        if not entity.known or entity.entity_type != "method":
+            continue
+        for start, end in sorted(entity.spans):
+            m = _MODIFIER_BEFORE.search(text, max(0, start - 30), start)
+            if m is None or text[end - 1] == "s":
+                continue
+            word = m.group(1)
+            if (
+                word.lower() in FUNCTION_WORDS
+                or word.lower() in INTRO_FILLERS
+                or word.lower() in _GENERIC_MODIFIERS
+                or paper.lexicon.lookup(word) is not None
+                or paper.is_topic(word)
+            ):
+                continue
+            if paper.make_room(m.start(1), end):
+                paper.add(f"{word} {text[start:end]}", "method", (m.start(1), end), known=True)
+
+
+# 'Lloyd's algorithm', 'the PC algorithm': the algorithm is called by the name before it (but
+# 'the TD7 algorithm' is TD7, a coined name).
+_ALGORITHM_AFTER = re.compile(r"(?:'s|’s)? algorithm\b")
+
+
+def _add_named_algorithms(paper: _Paper) -> None:
+    text = paper.text
+    for key, entity in list(paper.entities.items()):
+        if entity.expansion or entity.entity_type != "method" or not entity.name.replace("-", "").isalpha():
+            continue
+        if paper.lexicon.lookup(entity.name) is not None:
+            continue  # 'the Adam algorithm' is Adam
+        spans = sorted(entity.spans)
+        extended = [
+            (start, m.end() if m else end, m)
+            for start, end in spans
+            for m in [_ALGORITHM_AFTER.match(text, end)]
+        ]
+        named = [m for _, _, m in extended if m]
+        if not named or not all(paper.make_room(start, end) for start, end, m in extended if m):
+            continue
+        paper.entities.pop(key, None)
+        for start, end, _ in extended:
+            paper.add(f"{entity.name}{named[0].group()}", "method", (start, end))
 
 
 def _add_context(paper: _Paper, cue_hits: list[Hit]) -> None:
@@ -1698,5 +1762,7 @@ def extract_entities(
     _add_titled_methods(paper)
     _add_own_named_kinds(paper)
     _add_versions(paper)
+    _add_modified_names(paper)
+    _add_named_algorithms(paper)
     _assign_roles(paper, cues)
     return PaperEntities(_emit(paper), abbreviations)

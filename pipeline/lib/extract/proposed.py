@@ -28,7 +28,7 @@ _SUBJECT = re.compile(
     rf"\s+{_ADVERBS}$"
 )
 # "we first show that ... and then design X": a verb coordinated with an earlier "we".
-_COORDINATED = re.compile(rf"\b(?:and|then)\s+{_ADVERBS}$")
+_COORDINATED = re.compile(rf"\b(?:and|then)\s+(?:to (?:this|that) end,?\s+)?{_ADVERBS}$")
 _FIRST_PERSON = re.compile(r"\b(?:[Ww]e|[Oo]ur)\b")
 _PASSIVE = re.compile(r"\b(?:is|are)\s+(?:\w+ly\s+)?$")
 # Where a clause that proposes something starts to speak of other work instead.
@@ -52,7 +52,7 @@ _NAMING_SLOT = re.compile(
     r"|\b[Oo]ur proposed|\b[Tt]he proposed (?:[\w-]+ )?(?:model|method|framework|approach|algorithm|system|"
     r"architecture|benchmark|dataset|pipeline|technique|module|network)?"
     r"|\b[Oo]ur|\b(?:novel|new) (?:[\w-]+ ){0,4}[\w-]+,)"
-    r"\s*[:,(]?\s*(?:(?:the|an?)\s+)?$"
+    r"\s*[:,(]?\s*(?:(?:the|an?)\s+)?[‘“'\"]?$"
 )
 # "X, a novel framework", "X, the first benchmark", "X (ABC), an efficient new method".
 _APPOSITION_NOVEL = re.compile(
