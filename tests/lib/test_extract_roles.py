@@ -492,3 +492,12 @@ def test_a_verb_coordinated_to_that_end_keeps_the_subject():
         found("Others argue that both should be tuned, and to that end present the Tuned TF (TTF).")["TTF"][1]
         == "referenced"
     )
+
+
+def test_a_proposal_verb_as_the_purpose_of_a_first_person_clause_introduces():
+    names = found("We then use this framework to build TarnSim, a similarity metric. TarnSim helps.")
+    assert names["TarnSim"] == ("metric", "proposed")
+    assert found("Prior work used this framework to build TarnSim, a similarity metric.")["TarnSim"] == (
+        "metric",
+        "referenced",
+    )

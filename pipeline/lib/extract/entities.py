@@ -701,9 +701,15 @@ def _add_shape_tokens(paper: _Paper) -> None:
         entry = lexicon.lookup(token)
         if entry is None and (
             _CAPITALISED_COMPOUND.fullmatch(token)
-            or (_SPELLED_INITIALS.fullmatch(token) and not _DATASET_SHAPE.search(token))
+            or (
+                _SPELLED_INITIALS.fullmatch(token)
+                and not _DATASET_SHAPE.search(token)
+                and token.rstrip("abcdefghijklmnopqrstuvwxyz") not in paper.forms
+            )
         ):
-            continue  # but 'VBench' is a benchmark's name, not capitals spelling an acronym
+            # But 'VBench' is a benchmark's name, and 'QUDsim' one made of the paper's 'QUD', not
+            # capitals spelling an acronym.
+            continue
         if entry is None and _fused_with_topic(paper, token):
             continue
         if entry is None and _CITED_AUTHOR.match(text, end):
@@ -739,7 +745,7 @@ def _split_glued_words(paper: _Paper) -> None:
         key=lambda e: len(e.name),
     )
     for key, entity in list(paper.entities.items()):
-        if entity.known or len(entity.spans) > 1:
+        if entity.known or len(re.findall(rf"(?<!\w){re.escape(entity.name)}(?!\w)", paper.text)) > 1:
             continue
         for other in names:
             if other is entity or len(other.name) >= len(entity.name):
@@ -1440,13 +1446,16 @@ def _assign_roles(paper: _Paper, cues: cue.Cues) -> None:
     for entity in paper.entities.values():
         if entity.known or entity.proposed:
             continue
-        first = min(entity.spans)[0]
-        if entity.entity_type == "metric":
-            # 'introducing a Task Agnostic Correlations (TAC) metric': a measure the paper defines.
-            entity.proposed = entity.expansion is not None and cue.in_window(cues, first)
-            continue
-        first_end = min(entity.spans)[1]
+        first, first_end = min(entity.spans)
         coined = _COINED_OR_SHAPED.search(entity.name) is not None
+        if entity.entity_type == "metric":
+            # 'introducing a Task Agnostic Correlations (TAC) metric', 'to build QUDsim, a similarity
+            # metric': a measure the paper defines.
+            defined = entity.expansion is not None or (
+                coined and text.startswith(",", first_end) and _APPOSITIVE_KIND.match(text, first_end)
+            )
+            entity.proposed = bool(defined) and cue.in_window(cues, first)
+            continue
         if (
             cue.in_window(cues, first)
             or any(cue.after_naming_slot(cues, text, start) for start in _occurrences(text, entity))

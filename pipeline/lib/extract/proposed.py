@@ -28,7 +28,8 @@ _SUBJECT = re.compile(
     rf"\s+{_ADVERBS}$"
 )
 # "we first show that ... and then design X": a verb coordinated with an earlier "we".
-_COORDINATED = re.compile(rf"\b(?:and|then)\s+(?:to (?:this|that) end,?\s+)?{_ADVERBS}$")
+# 'We then use this framework to build X': the purpose of a first-person clause, likewise.
+_COORDINATED = re.compile(rf"\b(?:and|then|to)\s+(?:to (?:this|that) end,?\s+)?{_ADVERBS}$")
 _FIRST_PERSON = re.compile(r"\b(?:[Ww]e|[Oo]ur)\b")
 _PASSIVE = re.compile(r"\b(?:is|are)\s+(?:\w+ly\s+)?$")
 # Where a clause that proposes something starts to speak of other work instead.
