@@ -359,3 +359,8 @@ def test_an_algorithm_called_by_a_name_includes_the_word_algorithm():
 
 def test_a_coined_name_with_digits_before_algorithm_stays_as_written():
     assert "TQ7" in found("We build on the TQ7 algorithm for control.")
+
+
+def test_three_or_four_capitals_before_lower_case_letters_are_a_name():
+    assert found("We propose TarnGrad, a modification of TQSGrad that averages.")["TQSGrad"][0] == "method"
+    assert "REfinement" not in found("We study a Unified LAbel REfinement Framework for noisy labels.")

@@ -87,7 +87,7 @@ _GREEK_PREFIXED = re.compile(r"[\u0391-\u03a9\u03b1-\u03c9]-[A-Za-z][\w-]*")
 _CITED_AUTHOR = re.compile(r"(?: et al\b|,? \(?(?:19[5-9]|20[0-3])\d[a-z]?\b(?![.,]\d))")
 _GROUP_ARGUMENT = re.compile(r"\(\s*(?:\d|[a-zA-Z]\s*\))")
 _SPELLED_INITIALS = re.compile(
-    r"[A-Z]{2,4}[a-z]{3,}|[a-z]+[A-Z][a-z]+(?:-[A-Z][a-z]+)*|[a-z]{4,}[A-Z]|[a-z]{2,}-[A-Z][a-z]+"
+    r"[A-Z]{2}[a-z]{3,}|[a-z]+[A-Z][a-z]+(?:-[A-Z][a-z]+)*|[a-z]{4,}[A-Z]|[a-z]{2,}-[A-Z][a-z]+"
 )
 # '4-DoF', '6-DOF', '3-D': a count of degrees of freedom or dimensions, not a name.
 _DEGREES = re.compile(r"\d+-?(?:DoFs?|DOFs?|D)")
