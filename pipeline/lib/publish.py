@@ -97,13 +97,16 @@ def write_parquet(table: Table, source: TableSource, path: Path, file_metadata: 
     return rows
 
 
-def write_database(path: Path, parquet_paths: Mapping[str, Path]) -> None:
+def write_database(path: Path, parquet_paths: Mapping[str, Path], previous: Path | None = None) -> None:
     """Copy every table into a native DuckDB table (no paths to resolve later) with comments, and
-    index the papers for search."""
+    index the papers for search, updating the search index of `previous` (the last release's
+    database) where it can be reused."""
     con = duckdb.connect(
         str(path), config={"memory_limit": os.environ.get(DUCKDB_MEMORY_ENV, DEFAULT_DUCKDB_MEMORY)}
     )
     try:
+        # DuckDB's own bars would interleave with the build's progress on the terminal.
+        con.execute("SET enable_progress_bar = false")
         for name, parquet_path in parquet_paths.items():
             table = TABLES[name]
             con.execute(
@@ -112,7 +115,7 @@ def write_database(path: Path, parquet_paths: Mapping[str, Path]) -> None:
             con.execute(f"COMMENT ON TABLE {name} IS {_sql_literal(table.description)}")
             for column in table.columns:
                 con.execute(f'COMMENT ON COLUMN {name}."{column.name}" IS {_sql_literal(column.description)}')
-        create_search_index(con)
+        create_search_index(con, previous=previous)
         con.execute("CHECKPOINT")
     finally:
         con.close()
@@ -180,7 +183,8 @@ def publish(
             parquet_paths[name] = staging_dir / PARQUET_DIR / f"{name}.parquet"
             row_counts[name] = write_parquet(TABLES[name], source, parquet_paths[name], file_metadata)
         staging_db = staging_dir / DATABASE_NAME
-        write_database(staging_db, parquet_paths)
+        previous = warehouse_dir / DATABASE_NAME
+        write_database(staging_db, parquet_paths, previous=previous if previous.is_file() else None)
         manifest = {**file_metadata, "row_counts": row_counts, **(extra_manifest or {})}
         (staging_dir / MANIFEST_NAME).write_text(json.dumps(manifest, indent=2, default=str) + "\n")
         staging_dir.rename(release_dir)

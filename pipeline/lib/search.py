@@ -83,6 +83,11 @@ INDEX_TABLES: dict[str, tuple[str, dict[str, str]]] = {
         "without the extension.",
         {"token": "A lower-cased, accent-free word form.", "term": "Its stem (dict.term)."},
     ),
+    "words": (
+        "Every distinct word of the indexed columns, as the tokenizer gives it, kept so that the next "
+        "build can index only the papers that changed.",
+        {"token": "A lower-cased, accent-free word."},
+    ),
 }
 
 
@@ -246,10 +251,15 @@ def _comment_index(con: duckdb.DuckDBPyConnection) -> None:
             con.execute(f'COMMENT ON COLUMN {INDEX_SCHEMA}.{table}."{column}" IS {_sql_literal(text)}')
 
 
-def create_search_index(con: duckdb.DuckDBPyConnection) -> str | None:
+def create_search_index(con: duckdb.DuckDBPyConnection, previous: Path | None = None) -> str | None:
     """Index the papers table and create `search_papers`; None when built, else why search is unavailable.
 
-    Without the extension the macro is still created, and raises that reason when called.
+    With `previous`, the database of the last release, the index is that release's index brought up
+    to date: its rows for the papers whose indexed text did not change are copied, and only the new
+    or changed papers are tokenized (see `_reuse_previous_index`); the tables come out as a full build
+    would make them, up to the internal document and term numbers. Without a usable previous index
+    the whole table is indexed. Without the extension the macro is still created, and raises that
+    reason when called.
     """
     columns = _indexed_columns(con)
     if SNIPPET_COLUMN not in columns:
@@ -262,18 +272,17 @@ def create_search_index(con: duckdb.DuckDBPyConnection) -> str | None:
         reason = f"{error}; then rebuild the warehouse"
         _create_unavailable_macro(con, reason)
         return reason
-    column_list = ", ".join(_sql_literal(c) for c in columns)
-    con.execute(
-        f"PRAGMA create_fts_index({_sql_literal(SOURCE_TABLE)}, {_sql_literal(ID_COLUMN)}, {column_list}, "
-        f"stemmer = {_sql_literal(STEMMER)}, overwrite = 1)"
-    )
-    con.register("paper_words", _distinct_words(con, columns))
+    if previous is None or not _reuse_previous_index(con, previous, columns):
+        _create_fts_index(con, columns)
+        con.execute(f"CREATE TABLE {INDEX_SCHEMA}.words AS SELECT token FROM paper_words")
+        con.unregister("paper_words")
     con.execute(
         _VOCABULARY_SQL.format(
-            schema=INDEX_SCHEMA, words="SELECT token FROM paper_words", stemmer=_sql_literal(STEMMER)
+            schema=INDEX_SCHEMA,
+            words=f"SELECT token FROM {INDEX_SCHEMA}.words",
+            stemmer=_sql_literal(STEMMER),
         )
     )
-    con.unregister("paper_words")
     con.execute(_QUERY_TERMS_SQL.format(schema=INDEX_SCHEMA))
     con.execute(
         _SEARCH_MACRO_SQL.format(
@@ -292,6 +301,217 @@ def create_search_index(con: duckdb.DuckDBPyConnection) -> str | None:
     return None
 
 
+def _create_fts_index(con: duckdb.DuckDBPyConnection, columns: list[str]) -> None:
+    """The extension's index over every paper, and their words registered as `paper_words`."""
+    column_list = ", ".join(_sql_literal(c) for c in columns)
+    con.execute(
+        f"PRAGMA create_fts_index({_sql_literal(SOURCE_TABLE)}, {_sql_literal(ID_COLUMN)}, {column_list}, "
+        f"stemmer = {_sql_literal(STEMMER)}, overwrite = 1)"
+    )
+    con.register("paper_words", _distinct_words(con, columns))
+
+
+def _create_empty_fts_index(con: duckdb.DuckDBPyConnection, columns: list[str]) -> None:
+    """The extension's schema, macros, stopwords and fields with empty tables: the papers table is
+    set aside while the extension indexes an empty copy of it."""
+    aside = f"{SOURCE_TABLE}_being_indexed"
+    con.execute(f"ALTER TABLE {SOURCE_TABLE} RENAME TO {aside}")
+    con.execute(f"CREATE TABLE {SOURCE_TABLE} AS SELECT * FROM {aside} LIMIT 0")
+    column_list = ", ".join(_sql_literal(c) for c in columns)
+    con.execute(
+        f"PRAGMA create_fts_index({_sql_literal(SOURCE_TABLE)}, {_sql_literal(ID_COLUMN)}, {column_list}, "
+        f"stemmer = {_sql_literal(STEMMER)}, overwrite = 1)"
+    )
+    con.execute(f"DROP TABLE {SOURCE_TABLE}")
+    con.execute(f"ALTER TABLE {aside} RENAME TO {SOURCE_TABLE}")
+
+
+PREVIOUS = "previous_release"
+
+# The papers of the last release whose indexed text is unchanged, and the new or changed ones with
+# document numbers after the last release's.
+_KEPT_AND_ADDED_SQL = """
+CREATE TEMP TABLE kept_docs AS
+SELECT old.docid, old.name, old.len
+FROM {previous}.{schema}.docs AS old
+JOIN {source} AS new ON new.{id} = old.name
+JOIN {previous}.{source} AS old_paper ON old_paper.{id} = old.name
+WHERE {unchanged};
+CREATE TEMP TABLE added_docs AS
+SELECT (SELECT coalesce(max(docid), -1) FROM {previous}.{schema}.docs) + row_number() OVER () AS docid,
+    new.{id} AS name, {columns}
+FROM {source} AS new
+WHERE new.{id} NOT IN (SELECT name FROM kept_docs);
+"""
+
+# The extension's terms for the added papers: each field's tokens, stopwords and empty tokens left
+# out, stemmed.
+_ADDED_TERMS_SQL = """
+CREATE TEMP TABLE added_terms AS
+SELECT stem(t.w, {stemmer}) AS term, t.docid, t.fieldid
+FROM ({fields}) AS t
+WHERE t.w NOT NULL AND len(t.w) > 0 AND t.w NOT IN (SELECT sw FROM {schema}.stopwords)
+"""
+
+_FIELD_TOKENS_SQL = (
+    "SELECT unnest({schema}.tokenize(added_docs.{column})) AS w, docid, {fieldid} AS fieldid FROM added_docs"
+)
+
+# Copy what is unchanged, add what is new, and recount the document frequencies and the statistics
+# as the extension defines them.
+_UPDATE_INDEX_SQL = """
+INSERT INTO {schema}.docs SELECT docid, name, len FROM kept_docs;
+INSERT INTO {schema}.docs
+SELECT added_docs.docid, added_docs.name, count(added_terms.term)
+FROM added_docs LEFT JOIN added_terms USING (docid)
+GROUP BY added_docs.docid, added_docs.name;
+INSERT INTO {schema}.terms
+SELECT old.* FROM {previous}.{schema}.terms AS old WHERE old.docid IN (SELECT docid FROM kept_docs);
+CREATE TEMP TABLE new_terms AS
+SELECT (SELECT coalesce(max(termid), -1) FROM {previous}.{schema}.dict) + row_number() OVER () AS termid,
+    term
+FROM (SELECT DISTINCT term FROM added_terms WHERE term NOT IN (SELECT term FROM {previous}.{schema}.dict));
+CREATE TEMP TABLE all_terms AS
+SELECT termid, term FROM {previous}.{schema}.dict UNION ALL SELECT termid, term FROM new_terms;
+INSERT INTO {schema}.terms (docid, fieldid, termid)
+SELECT added_terms.docid, added_terms.fieldid, all_terms.termid
+FROM added_terms JOIN all_terms USING (term);
+CREATE TEMP TABLE removed_df AS
+SELECT termid, count(DISTINCT docid) AS n
+FROM {previous}.{schema}.terms
+WHERE docid NOT IN (SELECT docid FROM kept_docs)
+GROUP BY termid;
+CREATE TEMP TABLE added_df AS
+SELECT all_terms.termid, count(DISTINCT added_terms.docid) AS n
+FROM added_terms JOIN all_terms USING (term)
+GROUP BY all_terms.termid;
+INSERT INTO {schema}.dict
+SELECT all_terms.termid, all_terms.term,
+    coalesce(old.df, 0) - coalesce(removed_df.n, 0) + coalesce(added_df.n, 0) AS df
+FROM all_terms
+LEFT JOIN {previous}.{schema}.dict AS old USING (termid)
+LEFT JOIN removed_df USING (termid)
+LEFT JOIN added_df USING (termid)
+WHERE coalesce(old.df, 0) - coalesce(removed_df.n, 0) + coalesce(added_df.n, 0) > 0;
+DELETE FROM {schema}.stats;
+INSERT INTO {schema}.stats
+SELECT count(docs.docid), sum(docs.len) / count(docs.len) FROM {schema}.docs AS docs;
+"""
+
+
+def _reuse_previous_index(con: duckdb.DuckDBPyConnection, previous: Path, columns: list[str]) -> bool:
+    """Bring the previous release's index up to date for the papers table; False, with nothing
+    changed, when that index cannot be reused (no such file, another layout, other fields, another
+    tokenizer, stemmer or stopwords), and the caller then indexes every paper."""
+    try:
+        con.execute(f"ATTACH {_sql_literal(str(previous))} AS {PREVIOUS} (READ_ONLY)")
+    except duckdb.Error:
+        return False  # missing, locked by a writer, or from a DuckDB that cannot read it
+    try:
+        if not _previous_index_matches(con, columns):
+            return False
+        _create_empty_fts_index(con, columns)
+        if not _same_tokenizer(con):
+            con.execute(f"DROP SCHEMA {INDEX_SCHEMA} CASCADE")
+            return False
+        names = {"previous": PREVIOUS, "schema": INDEX_SCHEMA, "source": SOURCE_TABLE, "id": ID_COLUMN}
+        unchanged = " AND ".join(f"new.{c} IS NOT DISTINCT FROM old_paper.{c}" for c in columns)
+        con.execute(
+            _KEPT_AND_ADDED_SQL.format(
+                **names, unchanged=unchanged, columns=", ".join(f"new.{c}" for c in columns)
+            )
+        )
+        fields = " UNION ALL ".join(
+            _FIELD_TOKENS_SQL.format(schema=INDEX_SCHEMA, column=column, fieldid=fieldid)
+            for fieldid, column in enumerate(columns)
+        )
+        con.execute(
+            _ADDED_TERMS_SQL.format(schema=INDEX_SCHEMA, stemmer=_sql_literal(STEMMER), fields=fields)
+        )
+        con.execute(_UPDATE_INDEX_SQL.format(**names))
+        _update_words(con, columns)
+        for table in (
+            "kept_docs",
+            "added_docs",
+            "added_terms",
+            "new_terms",
+            "all_terms",
+            "removed_df",
+            "added_df",
+        ):
+            con.execute(f"DROP TABLE {table}")
+        return True
+    finally:
+        con.execute(f"DETACH {PREVIOUS}")
+
+
+def _previous_index_matches(con: duckdb.DuckDBPyConnection, columns: list[str]) -> bool:
+    tables = {
+        row[0]
+        for row in con.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE database_name = ? AND schema_name = ?",
+            [PREVIOUS, INDEX_SCHEMA],
+        ).fetchall()
+    }
+    if not {"docs", "terms", "dict", "stats", "fields", "stopwords", "words", "vocabulary"} <= tables:
+        return False
+    fields = con.execute(f"SELECT field FROM {PREVIOUS}.{INDEX_SCHEMA}.fields ORDER BY fieldid").fetchall()
+    present = {
+        row[0]
+        for row in con.execute(
+            "SELECT column_name FROM duckdb_columns() WHERE database_name = ? AND table_name = ?",
+            [PREVIOUS, SOURCE_TABLE],
+        ).fetchall()
+    }
+    return [f for (f,) in fields] == columns and set(columns) <= present and ID_COLUMN in present
+
+
+def _same_tokenizer(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether this extension tokenizes, stems and stops words as the one that built the previous index."""
+    definitions = con.execute(
+        "SELECT database_name, macro_definition FROM duckdb_functions() "
+        "WHERE schema_name = ? AND function_name = 'tokenize'",
+        [INDEX_SCHEMA],
+    ).fetchall()
+    by_database = dict(definitions)
+    if PREVIOUS not in by_database or by_database.get(PREVIOUS) != next(
+        (d for db, d in definitions if db != PREVIOUS), None
+    ):
+        return False
+    # The previous vocabulary holds word forms with the stems its extension gave them.
+    stems_alike = con.execute(
+        f"SELECT count(*) = 0 FROM "
+        f"(SELECT * FROM {PREVIOUS}.{INDEX_SCHEMA}.vocabulary USING SAMPLE 2000 ROWS) "
+        f"WHERE stem(token, {_sql_literal(STEMMER)}) IS DISTINCT FROM term"
+    ).fetchone()[0]
+    new, old = f"{INDEX_SCHEMA}.stopwords", f"{PREVIOUS}.{INDEX_SCHEMA}.stopwords"
+    stopwords_alike = con.execute(
+        f"SELECT count(*) = 0 FROM ((SELECT sw FROM {new} EXCEPT SELECT sw FROM {old}) "
+        f"UNION ALL (SELECT sw FROM {old} EXCEPT SELECT sw FROM {new}))"
+    ).fetchone()[0]
+    return bool(stems_alike and stopwords_alike)
+
+
+def _update_words(con: duckdb.DuckDBPyConnection, columns: list[str]) -> None:
+    """The words of the papers: the previous release's plus the added papers' when no paper left the
+    index; read again from every paper when one did, since its words may be nobody else's."""
+    removed = con.execute(
+        f"SELECT count(*) FROM {PREVIOUS}.{INDEX_SCHEMA}.docs "
+        "WHERE docid NOT IN (SELECT docid FROM kept_docs)"
+    ).fetchone()[0]
+    if removed:
+        con.register("paper_words", _distinct_words(con, columns))
+    else:
+        con.register("paper_words", _distinct_words(con, columns, source="added_docs"))
+    con.execute(
+        f"CREATE TABLE {INDEX_SCHEMA}.words AS SELECT DISTINCT token FROM ("
+        f"SELECT token FROM paper_words"
+        + ("" if removed else f" UNION ALL SELECT token FROM {PREVIOUS}.{INDEX_SCHEMA}.words")
+        + ")"
+    )
+    con.unregister("paper_words")
+
+
 # Rows read from the papers table at a time when collecting its words: their word lists take
 # about four times the text, beside the memory DuckDB keeps from building the index.
 BATCH_ROWS = 20_000
@@ -300,7 +520,9 @@ BATCH_ROWS = 20_000
 _WORD = f"[^\\t\\n\\f\\r {TOKEN_SEPARATORS}]+"
 
 
-def _distinct_words(con: duckdb.DuckDBPyConnection, columns: list[str]) -> pa.Table:
+def _distinct_words(
+    con: duckdb.DuckDBPyConnection, columns: list[str], source: str = SOURCE_TABLE
+) -> pa.Table:
     """Every distinct word of the indexed columns (column `token`), as the extension's tokenize
     macro gives them, found by polars: the macro over a million abstracts takes a minute.
 
@@ -309,7 +531,7 @@ def _distinct_words(con: duckdb.DuckDBPyConnection, columns: list[str]) -> pa.Ta
     keep the ASCII separators, so tokenizing word by word equals tokenizing the whole text.
     """
     text_columns = ", ".join(columns)
-    reader = con.execute(f"SELECT {text_columns} FROM {SOURCE_TABLE}").to_arrow_reader(BATCH_ROWS)
+    reader = con.execute(f"SELECT {text_columns} FROM {source}").to_arrow_reader(BATCH_ROWS)
     words = pl.concat(
         [
             pl.concat(

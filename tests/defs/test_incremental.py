@@ -3,6 +3,7 @@
 import shutil
 
 import dagster as dg
+import duckdb
 import polars as pl
 import pytest
 
@@ -10,6 +11,7 @@ from pipeline.build import run_build
 from pipeline.definitions import build_definitions
 from pipeline.defs.automation import build_tables, contiguous_blocks, ingest_files, range_tags
 from pipeline.defs.ingest import SEED_FILES
+from pipeline.lib.search import search
 from tests.conftest import SEEDS
 
 NEW_FILE = (
@@ -57,6 +59,20 @@ def test_a_new_file_is_the_only_one_parsed_again_and_equals_a_full_rebuild(seeds
     assert run_build(seeds_copy, full).published
     _assert_same_tables(_tables(warehouse), _tables(full))
     assert _tables(warehouse)["papers"].height == 33
+    # The second build updated the first one's search index; it finds what a full build's finds.
+    with (
+        duckdb.connect(str(warehouse / "papers.duckdb"), read_only=True) as updated,
+        duckdb.connect(str(full / "papers.duckdb"), read_only=True) as rebuilt,
+    ):
+        for query in ("optical character recognition", "language models", "graph neural networks"):
+            # Scores are sums over terms in the index's order, so they may differ in the last bit.
+            found = [
+                [(h.paper_id, round(h.score, 9), h.snippet) for h in search(con, query, limit=50)]
+                for con in (updated, rebuilt)
+            ]
+            assert found[0] == found[1], query
+        count = "SELECT num_docs FROM fts_main_papers.stats"
+        assert updated.execute(count).fetchone() == rebuilt.execute(count).fetchone() == (33,)
 
 
 def test_a_removed_file_leaves_the_warehouse(seeds_copy, tmp_path):

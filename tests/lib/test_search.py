@@ -223,3 +223,82 @@ def test_the_vocabulary_has_the_papers_words_and_their_inflections(indexed):
         for (token,) in indexed.execute(f"SELECT token FROM {search.INDEX_SCHEMA}.vocabulary").fetchall()
     }
     assert {"compression", "compressing", "meshes", "propagate", "nodes"} <= vocabulary
+
+
+# The index tables as a full build makes them, without the internal document and term numbers.
+_INDEX_CONTENT = {
+    "docs": "SELECT name, len FROM fts_main_papers.docs",
+    "terms": "SELECT d.name, t.fieldid, dict.term, count(*) FROM fts_main_papers.terms AS t "
+    "JOIN fts_main_papers.docs AS d USING (docid) JOIN fts_main_papers.dict AS dict USING (termid) "
+    "GROUP BY ALL",
+    "dict": "SELECT term, df FROM fts_main_papers.dict",
+    "stats": "SELECT num_docs, avgdl FROM fts_main_papers.stats",
+    "fields": "SELECT fieldid, field FROM fts_main_papers.fields",
+    "vocabulary": "SELECT token, term FROM fts_main_papers.vocabulary",
+    "words": "SELECT token FROM fts_main_papers.words",
+}
+
+
+def _index_content(con):
+    return {name: sorted(con.execute(sql).fetchall()) for name, sql in _INDEX_CONTENT.items()}
+
+
+def _built_from_previous(tmp_path, before, after, title_before=None, title_after=None):
+    previous = tmp_path / "previous.duckdb"
+    with _papers_database(previous, before, title_before) as con:
+        assert create_search_index(con) is None
+    updated = _papers_database(tmp_path / "updated.duckdb", after, title_after)
+    assert create_search_index(updated, previous=previous) is None
+    full = _papers_database(tmp_path / "full.duckdb", after, title_after)
+    assert create_search_index(full) is None
+    return updated, full
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        {**PAPERS, "P-new": "Sparse meshes compress graphs; reviewers overcompress privately."},
+        {**PAPERS, "P-kv": "Cache compression of key value pairs, now rewritten entirely."},
+        {key: text for key, text in PAPERS.items() if key != "P-graph"},
+        {"P-only": "Entirely different papers about quantum annealing schedules."},
+    ],
+    ids=["paper added", "paper changed", "paper removed", "all replaced"],
+)
+def test_an_index_brought_up_to_date_equals_a_full_build(tmp_path, after):
+    updated, full = _built_from_previous(tmp_path, PAPERS, after)
+    assert _index_content(updated) == _index_content(full)
+    for query in ("mesh compression", "graphs", "privately compressed caches", "quantum"):
+        # Scores are sums over terms in the index's order, so they may differ in the last bit.
+        found = [
+            [(h.paper_id, round(h.score, 9), h.snippet) for h in search.search(con, query, limit=100)]
+            for con in (updated, full)
+        ]
+        assert found[0] == found[1], query
+
+
+def test_an_update_copies_the_unchanged_papers_rows_instead_of_tokenizing_them(tmp_path, monkeypatch):
+    tokenized = []
+    real = search._distinct_words
+    monkeypatch.setattr(
+        search,
+        "_distinct_words",
+        lambda con, columns, source="papers": tokenized.append(source) or real(con, columns, source),
+    )
+    updated, full = _built_from_previous(tmp_path, PAPERS, {**PAPERS, "P-new": "A new paper on meshes."})
+    assert tokenized == ["papers", "added_docs", "papers"]  # previous full build, the update, the full build
+    assert _index_content(updated) == _index_content(full)
+
+
+def test_a_previous_index_over_other_fields_is_not_reused(tmp_path):
+    titles = {"P-graph": "Message passing for chemistry"}
+    updated, full = _built_from_previous(tmp_path, PAPERS, PAPERS, title_after=titles)
+    assert _index_content(updated) == _index_content(full)
+    assert [hit.paper_id for hit in search.search(updated, "chemistry")] == ["P-graph"]
+
+
+def test_a_missing_or_unreadable_previous_database_means_a_full_build(tmp_path):
+    (tmp_path / "garbage.duckdb").write_bytes(b"not a database")
+    for previous in (tmp_path / "absent.duckdb", tmp_path / "garbage.duckdb"):
+        con = _papers_database()
+        assert create_search_index(con, previous=previous) is None
+        assert search.search(con, "mesh compression")[0].paper_id == "P-mesh"
