@@ -1,5 +1,6 @@
 """Blocking checks: a failing check stops the publish step, so a published warehouse passed them all."""
 
+import dataclasses
 import pickle
 
 import dagster as dg
@@ -10,7 +11,13 @@ from pipeline.defs.metadata import markdown_preview
 from pipeline.defs.resources import STAGING_DIR, WarehousePaths, read_staged, staged_path
 from pipeline.lib.reconcile import reconcile
 from pipeline.lib.schema import TABLES, Table
-from pipeline.lib.validate import TableValidation, validate_table, write_reports
+from pipeline.lib.validate import (
+    TableValidation,
+    load_passed_rows,
+    save_passed_rows,
+    validate_table,
+    write_reports,
+)
 
 EXAMPLES = 10
 REPORTS_DIR = "reports"
@@ -66,7 +73,14 @@ def schema_check(table: Table) -> dg.AssetChecksDefinition:
             )
             for name in related
         }
-        validation = validate_table(table, staged, references)
+        # Rows unchanged since a validation that passed are not given to GX again.
+        passed_rows = paths.warehouse() / STAGING_DIR / VALIDATIONS_DIR / f"{table.name}.passed.parquet"
+        validation = validate_table(
+            table, staged, references, passed_rows=load_passed_rows(passed_rows, table)
+        )
+        if validation.success and validation.row_hashes is not None:
+            save_passed_rows(passed_rows, table, validation.row_hashes)
+        validation = dataclasses.replace(validation, row_hashes=None)
         reports = _publish_report(paths, context.run.run_id, validation)
         failures = validation.failures()
         return dg.AssetCheckResult(
@@ -74,6 +88,7 @@ def schema_check(table: Table) -> dg.AssetChecksDefinition:
             description=validation.summary_line(),
             metadata={
                 "expectations": len(validation.outcomes),
+                "rows_validated_before": validation.reused_rows,
                 "failed_expectations": len(failures),
                 "unexpected_rows": sum(f.unexpected_count for f in failures),
                 "failures": dg.MetadataValue.md(_failure_table(validation)),

@@ -133,6 +133,11 @@ class TableValidation:
     n_rows: int
     outcomes: list[ExpectationOutcome]
     gx_result: dict
+    # Rows the row-level expectations were not run on again: identical to rows that passed them in an
+    # earlier validation (see validate_table's `passed_rows`).
+    reused_rows: int = 0
+    # The hash of every row (`row_hashes`), when the table was read from a file.
+    row_hashes: pl.Series | None = None
 
     def failures(self) -> list[ExpectationOutcome]:
         return [outcome for outcome in self.outcomes if not outcome.success]
@@ -141,6 +146,8 @@ class TableValidation:
         failures = self.failures()
         n_skipped = sum(outcome.skipped for outcome in self.outcomes)
         skipped = f"; {n_skipped} skipped" if n_skipped else ""
+        if self.reused_rows:
+            skipped += f"; {self.reused_rows:,} rows unchanged since a passed validation"
         if not failures:
             return (
                 f"{self.table}: all {len(self.outcomes)} expectations passed ({self.n_rows:,} rows){skipped}"
@@ -156,11 +163,48 @@ def build_suite(table: Table) -> gx.ExpectationSuite:
     return _suite(table, _rules(table))
 
 
+def row_hashes(frame: pl.DataFrame) -> pl.Series:
+    """A 64-bit hash of each row's values, stable within one polars version (see suite_key)."""
+    return frame.hash_rows(seed=0)
+
+
+def suite_key(table: Table) -> str:
+    """What row hashes of passed rows are valid for: this table's rules and the hashing polars."""
+    rules = [
+        rule.configuration.to_json_dict() if isinstance(rule, gxe.Expectation) else repr(rule)
+        for rule in _rules(table)
+    ]
+    return json.dumps({"polars": pl.__version__, "gx": gx.__version__, "rules": rules}, sort_keys=True)
+
+
+_SUITE_KEY = b"suite_key"
+
+
+def save_passed_rows(path: Path, table: Table, hashes: pl.Series) -> None:
+    """Keep the row hashes of a validation in which every expectation passed, with its suite key."""
+    schema = pa.schema([pa.field("row_hash", pa.uint64())], metadata={_SUITE_KEY: suite_key(table)})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.partial")
+    pq.write_table(pa.table({"row_hash": hashes.to_arrow()}, schema=schema), partial, compression="zstd")
+    partial.replace(path)
+
+
+def load_passed_rows(path: Path, table: Table) -> pl.Series | None:
+    """The row hashes kept by save_passed_rows, or None when there are none for this suite."""
+    try:
+        if pq.read_schema(path).metadata.get(_SUITE_KEY) != suite_key(table).encode():
+            return None
+        return pl.read_parquet(path).get_column("row_hash")
+    except (OSError, pa.ArrowException, AttributeError):
+        return None
+
+
 def validate_table(
     table: Table,
     frame: pl.DataFrame | pd.DataFrame | Path,
     related: Mapping[str, pl.DataFrame] = {},
     chunk_rows: int | None = None,
+    passed_rows: pl.Series | None = None,
 ) -> TableValidation:
     """Validate one table against its schema; ``related`` holds the tables its foreign keys point to.
 
@@ -170,6 +214,12 @@ def validate_table(
     Without ``chunk_rows``, a chunk is CHUNK_BYTES of the table's data, up to CHUNK_ROWS rows.
     `frame` may be a Parquet file: then only the columns needed whole (keys, and what the polars
     rules check) are read whole, and the chunks are read one at a time.
+
+    `passed_rows` (for a Parquet file) holds the row hashes of an earlier validation of the same
+    suite (`suite_key`) in which every expectation passed: rows with those hashes passed every
+    row-level expectation then, and being the same values they pass them now, so GX checks only
+    the other rows. Uniqueness, the foreign keys and the ranges polars checks still see every row,
+    and the null counts are counted over every row.
     """
     rules = _rules(table)
     expectations = [rule for rule in rules if isinstance(rule, gxe.Expectation)]
@@ -187,8 +237,10 @@ def validate_table(
         columns = _frame_columns(whole, table)
         data_bytes = sum(parquet.metadata.row_group(i).total_byte_size for i in range(parquet.num_row_groups))
         chunk_rows = chunk_rows or _chunk_rows(data_bytes, n_rows)
-        chunks = _parquet_chunks(parquet, table, chunk_rows)
+        hashed = _HashedChunks(parquet, table, chunk_rows, passed_rows)
+        chunks = iter(hashed)
     else:
+        hashed = None
         columns = _frame_columns(frame, table)
         n_rows = len(frame)
         data_bytes = (
@@ -227,12 +279,16 @@ def validate_table(
         else _polars_outcome(rule, columns, related)
         for rule in rules
     ]
+    if hashed is not None and hashed.reused:
+        outcomes = [hashed.with_all_rows_missing_count(outcome, n_rows) for outcome in outcomes]
     return TableValidation(
         table=table.name,
         success=all(outcome.success for outcome in outcomes),
         n_rows=n_rows,
         outcomes=outcomes,
         gx_result={"success": all(run["success"] for run in suite_runs), "suite_runs": suite_runs},
+        reused_rows=hashed.reused if hashed is not None else 0,
+        row_hashes=hashed.hashes() if hashed is not None else None,
     )
 
 
@@ -345,16 +401,60 @@ def _pandas_frame(columns: Mapping[str, _FrameColumn], names: list[str]) -> pd.D
     return pd.DataFrame({name: _pandas_column(columns[name]) for name in names})
 
 
-def _parquet_chunks(
-    parquet: pq.ParquetFile, table: Table, chunk_rows: int
-) -> Iterator[dict[str, _FrameColumn]]:
-    """The file's columns, `chunk_rows` rows at a time; one empty chunk for an empty file."""
-    empty = True
-    for batch in parquet.iter_batches(batch_size=chunk_rows):
-        empty = False
-        yield _frame_columns(pl.from_arrow(batch), table)
-    if empty:
-        yield _frame_columns(pl.from_arrow(parquet.schema_arrow.empty_table()), table)
+class _HashedChunks:
+    """The file's chunks for GX without the rows known to pass (see validate_table), hashing every
+    row and counting every column's nulls on the way; one empty chunk when no row is left."""
+
+    def __init__(
+        self, parquet: pq.ParquetFile, table: Table, chunk_rows: int, passed_rows: pl.Series | None
+    ) -> None:
+        self.parquet, self.table, self.chunk_rows = parquet, table, chunk_rows
+        self.passed = passed_rows
+        self.reused = 0
+        self.null_counts: dict[str, int] = {}
+        self._hashes: list[pl.Series] = []
+
+    def __iter__(self) -> Iterator[dict[str, _FrameColumn]]:
+        yielded = False
+        for batch in self.parquet.iter_batches(batch_size=self.chunk_rows):
+            frame = pl.from_arrow(batch)
+            hashes = row_hashes(frame)
+            self._hashes.append(hashes)
+            for name, count in frame.null_count().row(0, named=True).items():
+                self.null_counts[name] = self.null_counts.get(name, 0) + count
+            if self.passed is not None:
+                new = ~hashes.is_in(self.passed.implode())
+                self.reused += frame.height - int(new.sum())
+                frame = frame.filter(new)
+            if frame.height:
+                yielded = True
+                yield _frame_columns(frame, self.table)
+        if not yielded:
+            yield _frame_columns(pl.from_arrow(self.parquet.schema_arrow.empty_table()), self.table)
+
+    def hashes(self) -> pl.Series:
+        return pl.concat(self._hashes) if self._hashes else pl.Series(dtype=pl.UInt64)
+
+    def with_all_rows_missing_count(self, outcome: ExpectationOutcome, n_rows: int) -> ExpectationOutcome:
+        """A row-level outcome counts the nulls of the rows GX saw; give it those of every row."""
+        if "missing_count" not in outcome.details or outcome.column not in self.null_counts:
+            return outcome
+        missing = self.null_counts[outcome.column]
+        present = n_rows - missing
+        details = {
+            **outcome.details,
+            "missing_count": missing,
+            "unexpected_percent": 100 * outcome.unexpected_count / present if present else 0.0,
+            "rows_validated_before": self.reused,
+        }
+        return ExpectationOutcome(
+            outcome.expectation,
+            outcome.column,
+            outcome.success,
+            outcome.unexpected_count,
+            outcome.unexpected_examples,
+            details,
+        )
 
 
 def _sliced(column: _FrameColumn, offset: int, length: int) -> _FrameColumn:

@@ -7,7 +7,13 @@ import pyarrow as pa
 import pytest
 
 from pipeline.lib.schema import TABLES, Column, ForeignKey, Table
-from pipeline.lib.validate import build_suite, validate_table, write_reports
+from pipeline.lib.validate import (
+    build_suite,
+    load_passed_rows,
+    save_passed_rows,
+    validate_table,
+    write_reports,
+)
 
 ABSTRACT = "We propose FooNet, which improves accuracy by 5.1% on ImageNet. Code: https://github.com/x/foonet"
 
@@ -409,3 +415,51 @@ def test_an_empty_table_is_validated_in_one_chunk(tables, tmp_path):
         assert validation.success, validation.summary_line()
         assert validation.n_rows == 0
         assert len(validation.gx_result["suite_runs"]) == 2
+
+
+def test_rows_that_passed_before_are_not_given_to_gx_again(tables, tmp_path):
+    documents = pl.concat([tables["documents"]] * 4).with_columns(
+        document_id=pl.format("d{}", pl.int_range(pl.len()))
+    )
+    path = tmp_path / "documents.parquet"
+    documents.write_parquet(path)
+    first = validate_table(TABLES["documents"], path, tables, chunk_rows=4)
+    assert first.success and first.reused_rows == 0 and len(first.row_hashes) == 12
+    kept = tmp_path / "documents.passed.parquet"
+    save_passed_rows(kept, TABLES["documents"], first.row_hashes)
+    # Two new rows, one of them invalid: only they reach GX, and the counts are those of every row.
+    new_rows = documents.slice(0, 2).with_columns(
+        document_id=pl.Series(["n1", "n2"]), match=pl.Series(["first", "copy"])
+    )
+    pl.concat([documents, new_rows]).write_parquet(path)
+    again = validate_table(
+        TABLES["documents"],
+        path,
+        tables,
+        chunk_rows=4,
+        passed_rows=load_passed_rows(kept, TABLES["documents"]),
+    )
+    fresh = validate_table(TABLES["documents"], path, tables, chunk_rows=4)
+    assert again.reused_rows == 12
+    assert len(again.gx_result["suite_runs"]) == 1 + 1  # the key columns, then the two new rows
+    assert _counts(again) == _counts(fresh)
+    assert (
+        [o.label() for o in again.failures()]
+        == [o.label() for o in fresh.failures()]
+        == ["match in ['first', 'exact', 'near']"]
+    )
+    in_set = outcome(again, "expect_column_values_to_be_in_set", "match")
+    assert (
+        in_set.details["missing_count"]
+        == outcome(fresh, "expect_column_values_to_be_in_set", "match").details["missing_count"]
+    )
+    assert in_set.details["unexpected_percent"] == pytest.approx(100 / 14)
+    assert "12 rows unchanged since a passed validation" in again.summary_line()
+
+
+def test_passed_rows_of_another_suite_are_not_used(tables, tmp_path):
+    kept = tmp_path / "documents.passed.parquet"
+    save_passed_rows(kept, TABLES["documents"], pl.Series([1, 2], dtype=pl.UInt64))
+    assert load_passed_rows(kept, TABLES["documents"]).to_list() == [1, 2]
+    assert load_passed_rows(kept, TABLES["papers"]) is None
+    assert load_passed_rows(tmp_path / "absent.parquet", TABLES["documents"]) is None
