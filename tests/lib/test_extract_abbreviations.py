@@ -158,3 +158,9 @@ def test_a_leading_digit_stands_for_the_number_word_opening_the_long_form():
 
 def test_a_leading_digit_needs_its_number_word():
     assert pairs("We use a Temporal Tarn (3T) model and the plane (2D) case.") == []
+
+
+def test_a_spelled_word_may_end_a_plural_word_of_the_long_form():
+    assert pairs("We frame it as Simplified Tarn Transformers (STFormer), which") == [
+        ("STFormer", "Simplified Tarn Transformers")
+    ]

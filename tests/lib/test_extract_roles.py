@@ -501,3 +501,20 @@ def test_a_proposal_verb_as_the_purpose_of_a_first_person_clause_introduces():
         "metric",
         "referenced",
     )
+
+
+def test_a_capitalised_variant_after_a_naming_slot_is_proposed():
+    names = found(
+        "We bring spikes into Transformer by the proposed Tarn-driven Transformer with four properties."
+    )
+    assert names["Tarn-driven Transformer"] == ("method", "proposed")
+
+
+def test_a_lower_case_name_after_what_we_call_is_proposed():
+    names = found("We quantize their features into what we call tarn features. Tarn features are sparse.")
+    assert names["tarn features"] == ("method", "proposed")
+
+
+def test_the_proposed_scheme_as_a_defined_name_is_proposed():
+    names = found("We frame the proposed scheme as Simplified Tarn Transformers (STFormer), which is simple.")
+    assert names["STFormer"] == ("method", "proposed")

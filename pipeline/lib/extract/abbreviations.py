@@ -207,7 +207,10 @@ def _plausible(short: str, long: str) -> bool:
     # not 'AutoAttack' for 'art attacks'.
     long_words = long.lower().replace("-", " ").split()
     return all(
-        any(w.startswith(chunk) or w.endswith(chunk) for w in long_words)
+        any(
+            w.startswith(chunk) or w.endswith(chunk) or w.removesuffix("s").endswith(chunk)
+            for w in long_words
+        )
         for chunk in map(str.lower, _SPELLED_WORD.findall(short))
     )
 

@@ -745,7 +745,7 @@ def _split_glued_words(paper: _Paper) -> None:
         key=lambda e: len(e.name),
     )
     for key, entity in list(paper.entities.items()):
-        if entity.known or len(re.findall(rf"(?<!\w){re.escape(entity.name)}(?!\w)", paper.text)) > 1:
+        if entity.known:
             continue
         for other in names:
             if other is entity or len(other.name) >= len(entity.name):
@@ -753,6 +753,8 @@ def _split_glued_words(paper: _Paper) -> None:
             before, found, after = entity.name.partition(other.name)
             if not found or not _GLUE.fullmatch(before) or not _GLUE.fullmatch(after):
                 continue
+            if len(re.findall(rf"(?<!\w){re.escape(entity.name)}(?!\w)", paper.text)) > 1:
+                break
             offset = len(before)
             other.spans.update(
                 (start + offset, start + offset + len(other.name)) for start, _ in entity.spans
@@ -824,14 +826,14 @@ def _add_versions(paper: _Paper) -> None:
 
 # A capitalised word right before a lexicon name, after a lower-case word or a comma: 'train
 # Wide ResNet models', 'known as Infinitesimal Jackknife', 'a Linearized ADMM method'.
-_MODIFIER_BEFORE = re.compile(r"(?:[a-z]|[a-z],) ([A-Z][a-z]{2,}) $")
+_MODIFIER_BEFORE = re.compile(r"(?:[a-z]|[a-z],) ([A-Z][a-z]{2,}(?:-[a-z]+)?) $")
 # Capitalised for emphasis, not part of a name: 'the Vanilla Transformer'.
 _GENERIC_MODIFIERS = frozenset(
     ["vanilla", "standard", "original", "classical", "classic", "conventional", "plain", "typical", "popular"]
 )
 
 
-def _add_modified_names(paper: _Paper) -> None:
+def _add_modified_names(paper: _Paper, cues: cue.Cues) -> None:
     """A capitalised modifier mid-sentence makes a lexicon method a variant with a name of its own,
     not the plain one. Not a model ('DeepMind Chinchilla' is Chinchilla), nor a plural ('Graph
     Transformers' is a family); the variant is as well known as the method."""
@@ -853,7 +855,10 @@ def _add_modified_names(paper: _Paper) -> None:
             ):
                 continue
             if paper.make_room(m.start(1), end):
-                paper.add(f"{word} {text[start:end]}", "method", (m.start(1), end), known=True)
+                # As well known as the method, unless a naming slot introduces it: 'the proposed
+                # Spike-driven Transformer'.
+                introduced = cue.after_naming_slot(cues, text, m.start(1))
+                paper.add(f"{word} {text[start:end]}", "method", (m.start(1), end), known=not introduced)
 
 
 # 'Lloyd's algorithm', 'the PC algorithm': the algorithm is called by the name before it (but
@@ -1262,8 +1267,12 @@ def _add_named_by_slots(paper: _Paper, cues: cue.Cues, cue_hits: list[Hit]) -> N
                 phrase.group()[0].isupper() or _KIND_NOUN.search(text, max(0, hit.start - 40), hit.start)
             ):
                 run = phrase
-        if run is None and participle and _KIND_NOUN.search(text, max(0, hit.start - 40), hit.start):
-            # 'a new metric for inference efficiency called idealized runtime, that'
+        if run is None and (
+            (participle and _KIND_NOUN.search(text, max(0, hit.start - 40), hit.start))
+            or _WHAT_WE_CALL.search(text, max(0, hit.start - 12), hit.start)
+        ):
+            # 'a new metric for inference efficiency called idealized runtime, that', 'features
+            # into what we call codebook features.'
             run = _LOWER_SLOT_NAME.match(text, hit.end + 1)
         if run is None:
             continue
@@ -1302,6 +1311,7 @@ def _coordinated_names(start: int, name: str) -> list[tuple[int, int]]:
 _COORDINATION = re.compile(r"(,?\s+and\s+|,\s+)")
 _NAMING_VERBS = frozenset(("call", "name", "dubb", "dub", "term", "coin", "code"))
 _LOWER_SLOT_NAME = re.compile(r"[a-z][\w-]*(?: [a-z][\w-]*){0,2}(?=[,;(]|\.\s|\.$)")
+_WHAT_WE_CALL = re.compile(r"\b(?:what|which|that) we $")
 
 
 def _is_participle(hit: Hit) -> bool:
@@ -1771,7 +1781,7 @@ def extract_entities(
     _add_titled_methods(paper)
     _add_own_named_kinds(paper)
     _add_versions(paper)
-    _add_modified_names(paper)
+    _add_modified_names(paper, cues)
     _add_named_algorithms(paper)
     _assign_roles(paper, cues)
     return PaperEntities(_emit(paper), abbreviations)

@@ -43,7 +43,7 @@ REFERENCE_MARKER = re.compile(
 )
 # A slot, read backwards from a name, whose name is the paper's own.
 _NAMING_SLOT = re.compile(
-    r"(?:\b(?:which|that) we (?:call|term|dub|name|refer to as)"
+    r"(?:\b(?:which|that|what) we (?:call|term|dub|name|refer to as)"
     r"|\b[Ww]e (?:call|term|dub|name)(?: (?:it|them|(?:this|these|our|the)(?: [\w-]+){0,2}))?(?: (?:a|an))?"
     r"|\b(?:called|named|dubbed|termed|coined|codenamed|denoted as|referred to as|abbreviated as)"
     r"|\b[Tt]he (?:resulting|final) (?:[\w-]+ )?"
@@ -51,7 +51,7 @@ _NAMING_SLOT = re.compile(
     r"|\b[Oo]ur (?:proposed |new |novel )?(?:[\w-]+ )?(?:model|method|framework|approach|algorithm|system|"
     r"architecture|benchmark|dataset|pipeline|technique|agent|tool|library|module|solution|network)"
     r"|\b[Oo]ur proposed|\b[Tt]he proposed (?:[\w-]+ )?(?:model|method|framework|approach|algorithm|system|"
-    r"architecture|benchmark|dataset|pipeline|technique|module|network)?"
+    r"architecture|benchmark|dataset|pipeline|technique|module|network|scheme)?(?: as)?"
     r"|\b[Oo]ur|\b(?:novel|new) (?:[\w-]+ ){0,4}[\w-]+,)"
     r"\s*[:,(]?\s*(?:(?:the|an?)\s+)?[‘“'\"]?$"
 )
