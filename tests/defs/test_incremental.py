@@ -59,6 +59,7 @@ def test_a_new_file_is_the_only_one_parsed_again_and_equals_a_full_rebuild(seeds
     checked = {e.check_name: e.metadata for e in second.result.get_asset_check_evaluations()}
     assert checked["papers_matches_schema"]["rows_validated_before"].value == 32
     assert checked["input_files_matches_schema"]["rows_validated_before"].value == 2
+    assert checked["nothing_lost"]["files_unchanged_since_balanced"].value == 2  # not the new file
     full = tmp_path / "full"
     assert run_build(seeds_copy, full).published
     _assert_same_tables(_tables(warehouse), _tables(full))

@@ -12,12 +12,12 @@ def _write(tmp_path):
 
 def test_balanced_accounting_has_no_problems(tmp_path):
     parsed = _write(tmp_path)
-    assert reconcile(tmp_path, parsed.documents, parsed.rejects, parsed.files).height == 0
+    assert reconcile(tmp_path, parsed.documents, parsed.rejects, parsed.files)[0].height == 0
 
 
 def test_a_dropped_document_is_reported_line_by_line(tmp_path):
     parsed = _write(tmp_path)
-    problems = reconcile(tmp_path, parsed.documents.head(0), parsed.rejects, parsed.files)
+    problems, _ = reconcile(tmp_path, parsed.documents.head(0), parsed.rejects, parsed.files)
     assert problems.select("source_file", "line", "problem").rows() == [
         ("a.txt", 3, "not accounted for"),
         ("a.txt", 4, "not accounted for"),
@@ -27,12 +27,28 @@ def test_a_dropped_document_is_reported_line_by_line(tmp_path):
 def test_a_line_in_two_pieces_is_reported(tmp_path):
     parsed = _write(tmp_path)
     doubled = parsed.documents.vstack(parsed.documents)
-    problems = reconcile(tmp_path, doubled, parsed.rejects, parsed.files)
+    problems, _ = reconcile(tmp_path, doubled, parsed.rejects, parsed.files)
     assert set(problems["problem"]) == {"accounted for 2 times"}
 
 
 def test_an_unparsed_file_is_reported(tmp_path):
     parsed = _write(tmp_path)
     (tmp_path / "c.txt").write_text(f"ICLR 2026 Papers\n\n{ABSTRACT}\n", encoding="utf-8")
-    problems = reconcile(tmp_path, parsed.documents, parsed.rejects, parsed.files)
+    problems, _ = reconcile(tmp_path, parsed.documents, parsed.rejects, parsed.files)
     assert problems.filter(problems["source_file"] == "c.txt").height == 2
+
+
+def test_a_file_with_the_bytes_and_claims_of_a_balanced_run_is_not_recounted(tmp_path):
+    parsed = _write(tmp_path)
+    problems, keys = reconcile(tmp_path, parsed.documents, parsed.rejects, parsed.files)
+    assert problems.height == 0 and set(keys) == {"a.txt", "b.txt"}
+    # Claims that no longer balance are not hidden by an old key for other claims ...
+    problems, _ = reconcile(tmp_path, parsed.documents.head(0), parsed.rejects, parsed.files, keys)
+    assert problems["source_file"].to_list() == ["a.txt", "a.txt"]
+    # ... nor by one for other bytes: the file is read and counted again.
+    (tmp_path / "a.txt").write_text(
+        f"ICLR 2026 Papers\n\n{ABSTRACT}\nmore\n\nshort one\nextra line\n", encoding="utf-8"
+    )
+    problems, new_keys = reconcile(tmp_path, parsed.documents, parsed.rejects, parsed.files, keys)
+    assert problems.select("line", "problem").rows() == [(7, "not accounted for")]
+    assert new_keys["a.txt"] != keys["a.txt"] and new_keys["b.txt"] == keys["b.txt"]
