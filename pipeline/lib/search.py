@@ -446,37 +446,32 @@ def _reuse_previous_index(con: duckdb.DuckDBPyConnection, previous: Path, column
 
 
 def _previous_index_matches(con: duckdb.DuckDBPyConnection, columns: list[str]) -> bool:
-    tables = {
-        row[0]
-        for row in con.execute(
-            "SELECT table_name FROM duckdb_tables() WHERE database_name = ? AND schema_name = ?",
-            [PREVIOUS, INDEX_SCHEMA],
-        ).fetchall()
-    }
+    def names(sql: str, name: str) -> set[str]:
+        return {row[0] for row in con.execute(sql, [PREVIOUS, name]).fetchall()}
+
+    tables = names(
+        "SELECT table_name FROM duckdb_tables() WHERE database_name = ? AND schema_name = ?", INDEX_SCHEMA
+    )
     if not {"docs", "terms", "dict", "stats", "fields", "stopwords", "words", "vocabulary"} <= tables:
         return False
     fields = con.execute(f"SELECT field FROM {PREVIOUS}.{INDEX_SCHEMA}.fields ORDER BY fieldid").fetchall()
-    present = {
-        row[0]
-        for row in con.execute(
-            "SELECT column_name FROM duckdb_columns() WHERE database_name = ? AND table_name = ?",
-            [PREVIOUS, SOURCE_TABLE],
-        ).fetchall()
-    }
+    present = names(
+        "SELECT column_name FROM duckdb_columns() WHERE database_name = ? AND table_name = ?", SOURCE_TABLE
+    )
     return [f for (f,) in fields] == columns and set(columns) <= present and ID_COLUMN in present
 
 
 def _same_tokenizer(con: duckdb.DuckDBPyConnection) -> bool:
     """Whether this extension tokenizes, stems and stops words as the one that built the previous index."""
-    definitions = con.execute(
-        "SELECT database_name, macro_definition FROM duckdb_functions() "
-        "WHERE schema_name = ? AND function_name = 'tokenize'",
-        [INDEX_SCHEMA],
-    ).fetchall()
-    by_database = dict(definitions)
-    if PREVIOUS not in by_database or by_database.get(PREVIOUS) != next(
-        (d for db, d in definitions if db != PREVIOUS), None
-    ):
+    (current,) = con.execute("SELECT current_database()").fetchone()
+    definitions = dict(
+        con.execute(
+            "SELECT database_name, macro_definition FROM duckdb_functions() "
+            "WHERE schema_name = ? AND function_name = 'tokenize'",
+            [INDEX_SCHEMA],
+        ).fetchall()
+    )
+    if definitions.get(PREVIOUS) is None or definitions.get(PREVIOUS) != definitions.get(current):
         return False
     # The previous vocabulary holds word forms with the stems its extension gave them.
     stems_alike = con.execute(
