@@ -274,8 +274,6 @@ def create_search_index(con: duckdb.DuckDBPyConnection, previous: Path | None = 
         return reason
     if previous is None or not _reuse_previous_index(con, previous, columns):
         _create_fts_index(con, columns)
-        con.execute(f"CREATE TABLE {INDEX_SCHEMA}.words AS SELECT token FROM paper_words")
-        con.unregister("paper_words")
     con.execute(
         _VOCABULARY_SQL.format(
             schema=INDEX_SCHEMA,
@@ -301,14 +299,20 @@ def create_search_index(con: duckdb.DuckDBPyConnection, previous: Path | None = 
     return None
 
 
-def _create_fts_index(con: duckdb.DuckDBPyConnection, columns: list[str]) -> None:
-    """The extension's index over every paper, and their words registered as `paper_words`."""
+def _pragma_create_fts_index(con: duckdb.DuckDBPyConnection, columns: list[str]) -> None:
     column_list = ", ".join(_sql_literal(c) for c in columns)
     con.execute(
         f"PRAGMA create_fts_index({_sql_literal(SOURCE_TABLE)}, {_sql_literal(ID_COLUMN)}, {column_list}, "
         f"stemmer = {_sql_literal(STEMMER)}, overwrite = 1)"
     )
+
+
+def _create_fts_index(con: duckdb.DuckDBPyConnection, columns: list[str]) -> None:
+    """The extension's index over every paper, and the papers' words."""
+    _pragma_create_fts_index(con, columns)
     con.register("paper_words", _distinct_words(con, columns))
+    con.execute(f"CREATE TABLE {INDEX_SCHEMA}.words AS SELECT token FROM paper_words")
+    con.unregister("paper_words")
 
 
 def _create_empty_fts_index(con: duckdb.DuckDBPyConnection, columns: list[str]) -> None:
@@ -317,11 +321,7 @@ def _create_empty_fts_index(con: duckdb.DuckDBPyConnection, columns: list[str]) 
     aside = f"{SOURCE_TABLE}_being_indexed"
     con.execute(f"ALTER TABLE {SOURCE_TABLE} RENAME TO {aside}")
     con.execute(f"CREATE TABLE {SOURCE_TABLE} AS SELECT * FROM {aside} LIMIT 0")
-    column_list = ", ".join(_sql_literal(c) for c in columns)
-    con.execute(
-        f"PRAGMA create_fts_index({_sql_literal(SOURCE_TABLE)}, {_sql_literal(ID_COLUMN)}, {column_list}, "
-        f"stemmer = {_sql_literal(STEMMER)}, overwrite = 1)"
-    )
+    _pragma_create_fts_index(con, columns)
     con.execute(f"DROP TABLE {SOURCE_TABLE}")
     con.execute(f"ALTER TABLE {aside} RENAME TO {SOURCE_TABLE}")
 

@@ -280,7 +280,13 @@ def validate_table(
         for rule in rules
     ]
     if hashed is not None and hashed.reused:
-        outcomes = [hashed.with_all_rows_missing_count(outcome, n_rows) for outcome in outcomes]
+        # Only the expectations GX ran on chunks skipped rows; the others saw every row.
+        outcomes = [
+            hashed.with_all_rows_missing_count(outcome, n_rows)
+            if isinstance(rule, gxe.Expectation) and not isinstance(rule, _WHOLE_TABLE_EXPECTATIONS)
+            else outcome
+            for rule, outcome in zip(rules, outcomes, strict=True)
+        ]
     return TableValidation(
         table=table.name,
         success=all(outcome.success for outcome in outcomes),
@@ -409,7 +415,7 @@ class _HashedChunks:
         self, parquet: pq.ParquetFile, table: Table, chunk_rows: int, passed_rows: pl.Series | None
     ) -> None:
         self.parquet, self.table, self.chunk_rows = parquet, table, chunk_rows
-        self.passed = passed_rows
+        self.passed = passed_rows.implode() if passed_rows is not None else None
         self.reused = 0
         self.null_counts: dict[str, int] = {}
         self._hashes: list[pl.Series] = []
@@ -423,7 +429,7 @@ class _HashedChunks:
             for name, count in frame.null_count().row(0, named=True).items():
                 self.null_counts[name] = self.null_counts.get(name, 0) + count
             if self.passed is not None:
-                new = ~hashes.is_in(self.passed.implode())
+                new = ~hashes.is_in(self.passed)
                 self.reused += frame.height - int(new.sum())
                 frame = frame.filter(new)
             if frame.height:
