@@ -880,9 +880,11 @@ def _add_named_algorithms(paper: _Paper) -> None:
             for m in [_ALGORITHM_AFTER.match(text, end)]
         ]
         named = [m for _, _, m in extended if m]
-        if not named or not all(paper.make_room(start, end) for start, end, m in extended if m):
-            continue
-        paper.entities.pop(key, None)
+        others = paper.covered - entity.spans
+        if not named or any(s < end and start < e for start, end, _ in extended for s, e in others):
+            continue  # the longer name would cross another entity: nothing changes
+        del paper.entities[key]
+        paper.covered -= entity.spans
         for start, end, _ in extended:
             paper.add(f"{entity.name}{named[0].group()}", "method", (start, end))
 
