@@ -158,3 +158,58 @@ def test_spelled_initials_are_still_dropped():
 def test_an_acronym_the_paper_defines_beats_the_lexicon_meaning():
     names = found("We propose the Geometric Active Exploration (GAE) algorithm for science.")
     assert names["GAE"] == ("method", "proposed")
+
+
+def test_a_language_pair_is_a_dataset():
+    names = found("Experiments on the Qorvex task (German-English, small vocabulary) show gains.")
+    assert names["German-English"] == ("dataset", "referenced")
+
+
+def test_a_language_with_a_data_noun_is_a_dataset_up_to_the_noun():
+    names = found("It is then validated on French broadcast news transcriptions of two shows.")
+    assert names["French broadcast news transcriptions"][0] == "dataset"
+
+
+def test_languages_listed_before_a_language_dataset_are_datasets():
+    names = found("We mine pairs from large Chinese, Arabic, and English newspaper corpora.")
+    assert {"Chinese", "Arabic", "English newspaper corpora"} <= {
+        n for n, (t, _) in names.items() if t == "dataset"
+    }
+
+
+def test_a_language_after_a_preposition_is_a_dataset():
+    assert found("We build a fast parser for German which uses suffix analysis.")["German"][0] == "dataset"
+
+
+def test_a_language_modifying_another_noun_or_opening_a_clause_is_not_a_dataset():
+    names = found("Turkish is an agglutinative language. We translate English questions into logic.")
+    assert "English" not in names
+    assert not any(t == "dataset" for t, _ in names.values())
+
+
+def test_a_model_named_after_a_language_is_not_a_language_pair():
+    names = found("We adapt Chinese-QorvexLM to dialogue and compare it with Latin hypercube sampling.")
+    assert names["Chinese-QorvexLM"][0] != "dataset"
+    assert not any(t == "dataset" for t, _ in names.values())
+
+
+def test_a_name_after_an_article_names_the_head_after_it():
+    names = found(
+        "We fit the Quorvak model and measure the Tessing-Lorr distance using the Wizard of Oz technique."
+    )
+    assert names["Quorvak model"][0] == "method"
+    assert names["Tessing-Lorr distance"][0] == "metric"
+    assert names["Wizard of Oz technique"][0] == "method"
+
+
+def test_an_adjective_made_from_a_name_before_a_head_is_a_kind_not_a_name():
+    names = found("We take a Bayesian model of the data and the Riemannian distance between points.")
+    assert not names
+
+
+def test_a_known_name_before_a_head_stays_the_known_name():
+    assert "Adam" in found("We train with the Adam algorithm for ten epochs.")
+
+
+def test_an_acronym_before_database_is_a_dataset():
+    assert found("Using the QRVX database, emotions are rated.")["QRVX"][0] == "dataset"

@@ -27,8 +27,10 @@ from pipeline.lib.extract.heads import (
     DATASET_HEADS,
     FUNCTION_WORDS,
     INTRO_FILLERS,
+    LANGUAGE_DATA_HEADS,
     METHOD_HEADS,
     METRIC_HEADS,
+    NAMED_HEADS,
     TOPIC_HEADS,
     WEAK_METHOD_HEADS,
     WEAK_METRIC_HEADS,
@@ -887,6 +889,92 @@ def _add_named_algorithms(paper: _Paper) -> None:
         paper.covered -= entity.spans
         for start, end, _ in extended:
             paper.add(f"{entity.name}{named[0].group()}", "method", (start, end))
+
+
+# A name after an article names the thing after it: 'the Ising model', 'the Kullback-Leibler
+# distance', 'the Wizard of Oz technique'. Only one word or a hyphenated pair of names, and not
+# an adjective made from a name ('a Bayesian approach', 'the Riemannian metric'): those are kinds.
+_NAME_THEN_HEAD = re.compile(
+    r"\b(?:the|an?) ([A-Z][a-z]+(?:[-–][A-Z][a-z]+| of [A-Z][a-z]+)?) ("
+    + "|".join(sorted(NAMED_HEADS, key=len, reverse=True))
+    + r")\b"
+)
+_ADJECTIVE_ENDING = re.compile(r"(?:ian|ean|ic|al|ive)$")
+
+
+def _add_named_heads(paper: _Paper) -> None:
+    text = paper.text
+    for m in _NAME_THEN_HEAD.finditer(text):
+        name, head = m.groups()
+        start, end = m.start(1), m.end()
+        if _ADJECTIVE_ENDING.search(name) or name.split()[0].split("-")[0].lower() in FUNCTION_WORDS:
+            continue
+        known = paper.lexicon.lookup(name)
+        if (known and known.kind != "topic") or paper.key(name) in paper.form_keys or paper.is_topic(name):
+            continue  # 'the Transformer model' is the Transformer; 'the Kullback-Leibler distance' a name
+        if paper.lexicon.language.fullmatch(name) or any(s < end and start < e for s, e in paper.covered):
+            continue
+        paper.add(text[start:end], "metric" if head in METRIC_HEADS else "method", (start, end))
+
+
+# Natural languages as the material a paper works on: a pair 'English-German', a language's data
+# 'Japanese text', 'English and Czech newspaper texts', and a language after a preposition, 'a
+# parser for German', 'translated from English to Japanese'.
+_LANGUAGE_PAIR = re.compile(r"[-–/]|-to-")
+_LOWER_WORDS_AFTER = re.compile(r"(?: [a-z][a-z-]*\b){1,4}")
+_PREPOSITION_BEFORE = re.compile(r"\b(?:in|for|from|to|into|between|both) $")
+_BARE_LANGUAGE_AFTER = re.compile(
+    r"[.,;:)]|$| (?:and|or|to|is|are|was|were|which|that|with|using|by|as|than|but|only)\b"
+)
+
+
+def _language_data_end(text: str, end: int) -> int | None:
+    """Where the data noun after a language ends ('Japanese text', 'French broadcast news
+    transcriptions'), if one follows within four lower-case words and before a function word."""
+    words = _LOWER_WORDS_AFTER.match(text, end)
+    data_end, position = None, end
+    for word in words.group().split(" ")[1:] if words else ():
+        position += 1 + len(word)
+        if word in FUNCTION_WORDS:
+            break
+        if word in LANGUAGE_DATA_HEADS:
+            data_end = position
+    return data_end
+
+
+def _add_languages(paper: _Paper) -> None:
+    text = paper.text
+    found = list(paper.lexicon.language.finditer(text))
+    spans: dict[int, tuple[int, int]] = {}  # index of a language in `found` -> its entity's span
+    index = 0
+    while index < len(found):
+        start, end = found[index].span()
+        pair = found[index + 1] if index + 1 < len(found) else None
+        data = _language_data_end(text, end)
+        if pair is not None and _LANGUAGE_PAIR.fullmatch(text, end, pair.start()):
+            spans[index] = (start, pair.end())
+            index += 1
+        elif data is not None:
+            spans[index] = (start, data)
+        elif _PREPOSITION_BEFORE.search(text, max(0, start - 10), start) and _BARE_LANGUAGE_AFTER.match(
+            text, end
+        ):
+            spans[index] = (start, end)
+        index += 1
+    # A language listed with one of those is one too: 'from Chinese, Arabic, and English corpora'
+    # (backwards), 'in English and Japanese' (forwards).
+    for step, order in ((1, range(len(found) - 2, -1, -1)), (-1, range(1, len(found)))):
+        for index in order:
+            left, right = sorted((found[index], found[index + step]), key=lambda m: m.start())
+            if (
+                index not in spans
+                and index + step in spans
+                and _LIST_JOIN.fullmatch(text, left.end(), right.start())
+            ):
+                spans[index] = found[index].span()
+    for start, end in sorted(spans.values()):
+        if paper.make_room(start, end):
+            paper.add(text[start:end], "dataset", (start, end), known=True)
 
 
 def _add_context(paper: _Paper, cue_hits: list[Hit]) -> None:
@@ -1785,5 +1873,7 @@ def extract_entities(
     _add_versions(paper)
     _add_modified_names(paper, cues)
     _add_named_algorithms(paper)
+    _add_named_heads(paper)
+    _add_languages(paper)
     _assign_roles(paper, cues)
     return PaperEntities(_emit(paper), abbreviations)

@@ -33,6 +33,8 @@ TOPIC_FILE = "topics.txt"
 NON_ENTITY_FILE = "non_entities.txt"
 # Name prefixes of model families: a shape token starting with one is a model (Qwen3-8B).
 MODEL_FAMILY_FILE = "model_families.txt"
+# Natural languages: the material a paper works on (English, Japanese ...).
+LANGUAGE_FILE = "languages.txt"
 
 _DASHES = str.maketrans({"-": " ", "‐": " ", "‑": " ", "–": " ", "—": " ", "_": " ", "’": "'"})
 # For searching, punctuation that ends a word also becomes a space (and capitals lower case), so
@@ -126,6 +128,7 @@ def _search_text(text: str) -> str:
 class Lexicon:
     automaton: ahocorasick.Automaton
     model_family: re.Pattern[str]
+    language: re.Pattern[str]
     by_key: dict[str, tuple[tuple[str, Entry], ...]]
 
     def find(self, text: str) -> tuple[list[Hit], list[Hit]]:
@@ -218,4 +221,8 @@ def load_lexicon(directory: Path = LEXICON_DIR) -> Lexicon:
     )
     # A family name followed by anything but a lower-case letter: 'Qwen3-8B', not 'Gemmas'.
     model_family = re.compile("(?:" + "|".join(re.escape(f) for f in families) + ")(?![a-z])")
-    return Lexicon(automaton, model_family, {k: tuple(v) for k, v in by_key.items()})
+    languages = sorted(
+        (forms[0] for forms in _read_entries(directory / LANGUAGE_FILE)), key=len, reverse=True
+    )
+    language = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(name) for name in languages) + r")(?![\w])")
+    return Lexicon(automaton, model_family, language, {k: tuple(v) for k, v in by_key.items()})
