@@ -518,3 +518,28 @@ def test_a_lower_case_name_after_what_we_call_is_proposed():
 def test_the_proposed_scheme_as_a_defined_name_is_proposed():
     names = found("We frame the proposed scheme as Simplified Tarn Transformers (STFormer), which is simple.")
     assert names["STFormer"] == ("method", "proposed")
+
+
+def test_a_name_given_as_an_example_in_a_proposal_clause_is_referenced():
+    names = found(
+        "We introduce Qorvex, a framework whose attacks raise error rates (e.g., a noisy attack on ZelbaNet)."
+    )
+    assert names["Qorvex"][1] == "proposed"
+    assert names["ZelbaNet"][1] == "referenced"
+
+
+def test_a_lower_case_measure_spelled_out_inside_a_proposal_clause_is_referenced():
+    names = found(
+        "We introduce Qorvex, a pipeline that causes flip success rates (FSRs) to surge across models."
+    )
+    assert names["FSR"] == ("metric", "referenced")
+
+
+def test_a_lower_case_measure_the_paper_proposes_is_proposed():
+    names = found("We propose the cross-view matching gap (CVMG), a loss that compares all views at once.")
+    assert names["CVMG"][1] == "proposed"
+
+
+def test_a_sentence_adverb_does_not_open_a_passive_proposal_name():
+    names = found("We present a new check. Thus the QRV system is designed to deal with noise.")
+    assert not any(name.startswith("Thus") for name in names)

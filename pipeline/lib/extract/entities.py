@@ -1529,6 +1529,13 @@ _CALLED_BEFORE = re.compile(
 )
 
 
+def _opens_window(cues: cue.Cues, text: str, position: int) -> bool:
+    """Whether position is the object of a proposal verb: at most three words after it."""
+    return any(
+        start <= position < end and len(text[start:position].split()) <= 3 for start, end in cues.windows
+    )
+
+
 def _assign_roles(paper: _Paper, cues: cue.Cues) -> None:
     text = paper.text
     for entity in paper.entities.values():
@@ -1551,7 +1558,13 @@ def _assign_roles(paper: _Paper, cues: cue.Cues) -> None:
         if entity.entity_type == "metric":
             # 'introducing a Task Agnostic Correlations (TAC) metric', 'to build QUDsim, a similarity
             # metric': a measure the paper defines.
-            defined = entity.expansion is not None or (
+            # A measure spelled out in lower case is the paper's only as what it proposes ('We propose
+            # the multi-marginal matching gap (M3G)'), not on the way ('to cause jailbreak success
+            # rates (JSRs) to surge').
+            spelled_out = entity.expansion is not None and (
+                entity.expansion != entity.expansion.lower() or _opens_window(cues, text, first)
+            )
+            defined = spelled_out or (
                 coined and text.startswith(",", first_end) and _APPOSITIVE_KIND.match(text, first_end)
             )
             entity.proposed = bool(defined) and cue.in_window(cues, first)

@@ -34,7 +34,7 @@ _FIRST_PERSON = re.compile(r"\b(?:[Ww]e|[Oo]ur)\b")
 _PASSIVE = re.compile(r"\b(?:is|are)\s+(?:\w+ly\s+)?$")
 # Where a clause that proposes something starts to speak of other work instead.
 REFERENCE_MARKER = re.compile(
-    r"\b(?:such as|e\.g\.|like|including|compared|comparing|than|unlike|inspired|following|against|"
+    r"\be\.g\.|\b(?:such as|like|including|compared|comparing|than|unlike|inspired|following|against|"
     r"versus|vs\.?|outperform\w*|surpass\w*|beyond|existing|prior|previous|baselines?|upon|over|"
     r"builds? on|built on|extends?|extending|extensions? of|modifications? of|variants? of|versions? of|"
     r"instead of|"
