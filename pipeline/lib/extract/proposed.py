@@ -150,7 +150,7 @@ def novel_apposition(text: str, end: int) -> bool:
 
 # Markers after which a name in a proposal sentence is somebody else's, however it is written.
 _STRONG_REFERENCE = re.compile(
-    r"\b(?:such as|e\.g\.|i\.e\.|like|including|compared|than|unlike|against|versus|vs\.?|outperform\w*|"
+    r"\b(?:e\.g|i\.e)\.|\b(?:such as|like|including|compared|than|unlike|against|versus|vs\.?|outperform\w*|"
     r"surpass\w*|baselines?|over|existing|prior|previous|inspired|following)\b"
 )
 # A name set off at the end of the object it names: '..., StarSSE, which', '..., X.'.
