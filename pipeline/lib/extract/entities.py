@@ -895,7 +895,7 @@ def _add_named_algorithms(paper: _Paper) -> None:
 # distance', 'the Wizard of Oz technique'. Only one word or a hyphenated pair of names, and not
 # an adjective made from a name ('a Bayesian approach', 'the Riemannian metric'): those are kinds.
 _NAME_THEN_HEAD = re.compile(
-    r"\b(?:the|an?) ([A-Z][a-z]+(?:[-–][A-Z][a-z]+| of [A-Z][a-z]+)?) ("
+    r"(?:the|an?) ([A-Z][a-z]+(?:[-–][A-Z][a-z]+| of [A-Z][a-z]+)?) ("
     + "|".join(sorted(NAMED_HEADS, key=len, reverse=True))
     + r")\b"
 )
@@ -905,6 +905,8 @@ _ADJECTIVE_ENDING = re.compile(r"(?:ian|ean|ic|al|ive)$")
 def _add_named_heads(paper: _Paper) -> None:
     text = paper.text
     for m in _NAME_THEN_HEAD.finditer(text):
+        if m.start() and text[m.start() - 1].isalnum():
+            continue  # 'bathe', 'Sofia': the article is a word's end (checked here: a \b costs more)
         name, head = m.groups()
         start, end = m.start(1), m.end()
         if _ADJECTIVE_ENDING.search(name) or name.split()[0].split("-")[0].lower() in FUNCTION_WORDS:
@@ -912,7 +914,7 @@ def _add_named_heads(paper: _Paper) -> None:
         known = paper.lexicon.lookup(name)
         if (known and known.kind != "topic") or paper.key(name) in paper.form_keys or paper.is_topic(name):
             continue  # 'the Transformer model' is the Transformer; 'the Kullback-Leibler distance' a name
-        if paper.lexicon.language.fullmatch(name) or any(s < end and start < e for s, e in paper.covered):
+        if name in paper.lexicon.languages or any(s < end and start < e for s, e in paper.covered):
             continue
         paper.add(text[start:end], "metric" if head in METRIC_HEADS else "method", (start, end))
 
@@ -920,6 +922,7 @@ def _add_named_heads(paper: _Paper) -> None:
 # Natural languages as the material a paper works on: a pair 'English-German', a language's data
 # 'Japanese text', 'English and Czech newspaper texts', and a language after a preposition, 'a
 # parser for German', 'translated from English to Japanese'.
+_PLAIN_WORD = re.compile(r"\b[A-Z][a-z]+\b")
 _LANGUAGE_PAIR = re.compile(r"[-–/]|-to-")
 _LOWER_WORDS_AFTER = re.compile(r"(?: [a-z][a-z-]*\b){1,4}")
 _PREPOSITION_BEFORE = re.compile(r"\b(?:in|for|from|to|into|between|both) $")
@@ -944,7 +947,7 @@ def _language_data_end(text: str, end: int) -> int | None:
 
 def _add_languages(paper: _Paper) -> None:
     text = paper.text
-    found = list(paper.lexicon.language.finditer(text))
+    found = [m for m in _PLAIN_WORD.finditer(text) if m.group() in paper.lexicon.languages]
     spans: dict[int, tuple[int, int]] = {}  # index of a language in `found` -> its entity's span
     index = 0
     while index < len(found):

@@ -128,7 +128,7 @@ def _search_text(text: str) -> str:
 class Lexicon:
     automaton: ahocorasick.Automaton
     model_family: re.Pattern[str]
-    language: re.Pattern[str]
+    languages: frozenset[str]
     by_key: dict[str, tuple[tuple[str, Entry], ...]]
 
     def find(self, text: str) -> tuple[list[Hit], list[Hit]]:
@@ -221,8 +221,5 @@ def load_lexicon(directory: Path = LEXICON_DIR) -> Lexicon:
     )
     # A family name followed by anything but a lower-case letter: 'Qwen3-8B', not 'Gemmas'.
     model_family = re.compile("(?:" + "|".join(re.escape(f) for f in families) + ")(?![a-z])")
-    languages = sorted(
-        (forms[0] for forms in _read_entries(directory / LANGUAGE_FILE)), key=len, reverse=True
-    )
-    language = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(name) for name in languages) + r")(?![\w])")
-    return Lexicon(automaton, model_family, language, {k: tuple(v) for k, v in by_key.items()})
+    languages = frozenset(forms[0] for forms in _read_entries(directory / LANGUAGE_FILE))
+    return Lexicon(automaton, model_family, languages, {k: tuple(v) for k, v in by_key.items()})
