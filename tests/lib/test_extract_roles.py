@@ -543,3 +543,18 @@ def test_a_lower_case_measure_the_paper_proposes_is_proposed():
 def test_a_sentence_adverb_does_not_open_a_passive_proposal_name():
     names = found("We present a new check. Thus the QRV system is designed to deal with noise.")
     assert not any(name.startswith("Thus") for name in names)
+
+
+def test_a_coined_name_opening_with_the_proposed_long_forms_initials_is_proposed():
+    names = found(
+        "We propose Sparsely Routed Gated Attention (SRGA), an efficient layer. Replacing attention "
+        "with SRGA gives the corresponding SRFormer. SRFormer outperforms ViT, and SRQorvex-7B beats Llama-2-7B."
+    )
+    assert names["SRFormer"][1] == "proposed"
+    assert names["SRQorvex-7B"][1] == "proposed"
+    assert names["ViT"][1] == "referenced"
+
+
+def test_a_coined_name_sharing_capitals_by_chance_with_an_undefined_proposal_is_referenced():
+    names = found("We propose SRGA, an efficient layer. It beats SRFormer on three benchmarks.")
+    assert names["SRFormer"][1] == "referenced"

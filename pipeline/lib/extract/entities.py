@@ -1591,6 +1591,7 @@ def _assign_roles(paper: _Paper, cues: cue.Cues) -> None:
     _name_the_code_after(paper)
     _add_trained_models(paper)
     _propagate_to_variants(paper)
+    _mark_prefix_variants(paper)
     if not any(e.proposed for e in paper.entities.values()):
         _salient_fallback(paper, cues)
     if not any(e.proposed for e in paper.entities.values()):
@@ -1765,6 +1766,29 @@ def _propagate_to_variants(paper: _Paper) -> None:
             if entity.proposed and id(entity) not in propagated:
                 propagated.add(id(entity))
                 _mark_variants(paper, entity)
+
+
+_CAPITAL_PREFIX = re.compile(r"[A-Z]{2,}(?=[A-Z][a-z]|[A-Z]?$)")
+
+
+def _mark_prefix_variants(paper: _Paper) -> None:
+    """'Dynamically Composable Multi-Head Attention (DCMHA) ... the corresponding DCFormer ...
+    DCPythia-6.9B': a coined name opening with the capitals that spell the first words of a
+    proposed long form is built from it, and the paper's too."""
+    prefixes = set()
+    for entity in paper.entities.values():
+        if entity.proposed and entity.expansion:
+            initials = "".join(w[0] for w in re.split(r"[\s-]+", entity.expansion) if w)
+            if initials.isupper() and entity.name.startswith(initials[:2]):
+                prefixes.update(initials[:k] for k in range(2, len(initials)))
+    if not prefixes:
+        return
+    for entity in paper.entities.values():
+        opening = _CAPITAL_PREFIX.match(entity.name)
+        if entity.proposed or entity.known or entity.expansion or opening is None:
+            continue
+        if opening.group() in prefixes and _COINED_OR_SHAPED.search(entity.name):
+            entity.proposed = True
 
 
 def _mark_variants(paper: _Paper, entity: _Entity) -> None:
