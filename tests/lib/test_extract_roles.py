@@ -558,3 +558,10 @@ def test_a_coined_name_opening_with_the_proposed_long_forms_initials_is_proposed
 def test_a_coined_name_sharing_capitals_by_chance_with_an_undefined_proposal_is_referenced():
     names = found("We propose SRGA, an efficient layer. It beats SRFormer on three benchmarks.")
     assert names["SRFormer"][1] == "referenced"
+
+
+def test_a_name_written_only_as_an_adjective_is_not_what_the_paper_proposes():
+    names = found("We release QorvSet, a large-scale Zelb-CoT-based dataset for training small models.")
+    assert names["QorvSet"][1] == "proposed"
+    assert "Zelb-CoT-based" not in names
+    assert names["Zelb-CoT"][1] == "referenced"

@@ -980,6 +980,15 @@ def _add_languages(paper: _Paper) -> None:
             paper.add(text[start:end], "dataset", (start, end), known=True)
 
 
+# A hyphenated word ending like this is an adjective, whatever its capitals: 'Long-CoT-based'.
+_ADJECTIVE_SUFFIXES = (
+    r"-(?:based|driven|aware|guided|free|style|like|specific|level|scale|wise|centric|oriented|agnostic|"
+    r"conditioned|only|friendly|enhanced|augmented|powered|inspired)\b"
+)
+_ADJECTIVE_SUFFIX = re.compile(_ADJECTIVE_SUFFIXES + "$")
+_ADJECTIVE_SUFFIX_AFTER = re.compile(_ADJECTIVE_SUFFIXES)
+
+
 def _add_context(paper: _Paper, cue_hits: list[Hit]) -> None:
     text = paper.text
     for hit in cue_hits:
@@ -1003,6 +1012,8 @@ def _add_context(paper: _Paper, cue_hits: list[Hit]) -> None:
             continue
         if words[-1].lower() in METHOD_HEADS or words[-1].lower() in TOPIC_HEADS:
             continue
+        if _ADJECTIVE_SUFFIX.search(name):
+            continue  # 'a large-scale Long-CoT-based dataset' describes the dataset
         entry = paper.lexicon.lookup(name)
         if entry is not None and entry.kind in ("topic", "non_entity"):
             continue
@@ -1601,6 +1612,8 @@ def _assign_roles(paper: _Paper, cues: cue.Cues) -> None:
     for entity in paper.entities.values():
         if entity.proposed and _cited_as_others(paper, cues, entity):
             entity.proposed = False
+        if entity.proposed and all(_ADJECTIVE_SUFFIX_AFTER.match(text, end) for _, end in entity.spans):
+            entity.proposed = False  # only ever 'Long-CoT-based': what the paper's thing is based on
     for key, entity in list(paper.entities.items()):
         if not entity.proposed and _GREEK_PREFIXED.fullmatch(entity.name):
             del paper.entities[key]  # 'Δ-approximation', 'ε-greedy': math unless the paper names it
