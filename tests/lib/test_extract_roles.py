@@ -548,7 +548,8 @@ def test_a_sentence_adverb_does_not_open_a_passive_proposal_name():
 def test_a_coined_name_opening_with_the_proposed_long_forms_initials_is_proposed():
     names = found(
         "We propose Sparsely Routed Gated Attention (SRGA), an efficient layer. Replacing attention "
-        "with SRGA gives the corresponding SRFormer. SRFormer outperforms ViT, and SRQorvex-7B beats Llama-2-7B."
+        "with SRGA gives the corresponding SRFormer. SRFormer outperforms ViT, "
+        "and SRQorvex-7B beats Llama-2-7B."
     )
     assert names["SRFormer"][1] == "proposed"
     assert names["SRQorvex-7B"][1] == "proposed"
