@@ -566,3 +566,130 @@ def test_a_name_written_only_as_an_adjective_is_not_what_the_paper_proposes():
     assert names["QorvSet"][1] == "proposed"
     assert "Zelb-CoT-based" not in names
     assert names["Zelb-CoT"][1] == "referenced"
+
+
+def test_symbols_of_a_formula_are_not_names():
+    names = found("Our method needs Õ(dHK) time and Õ(√(d³H³ T)) samples, and factors A ≈ LR in memory.")
+    assert not {"dHK", "d³H³", "LR"} & set(names)
+
+
+def test_a_name_beside_a_relation_sign_in_prose_is_still_kept_when_the_lexicon_knows_it():
+    assert found("We find that GPT-4 = 3 points better.")["GPT-4"][0] == "model"
+
+
+def test_a_sibling_of_a_proposed_coined_name_is_proposed():
+    names = found(
+        "We first introduce Lagged-QRVI, an optimistic algorithm. For speed we add Langevin steps in "
+        "Lagged-LQRVI, which keeps the bound. It beats Lagged-UCB [4]."
+    )
+    assert names["Lagged-QRVI"][1] == "proposed"
+    assert names["Lagged-LQRVI"][1] == "proposed"
+    assert names["Lagged-UCB"][1] == "referenced"
+
+
+def test_a_passive_proposal_subject_holding_a_known_acronym_is_one_name():
+    names = found("We propose ZelbNet for forecasting. A Cross-Scale GNN is proposed to extract the scales.")
+    assert names["Cross-Scale GNN"] == ("method", "proposed")
+
+
+def test_a_known_acronym_before_a_passive_verb_stays_referenced():
+    assert found("GNN is proposed to solve the task.")["GNN"][1] == "referenced"
+
+
+def test_names_heading_the_items_of_the_contributions_are_proposed():
+    names = found(
+        "We introduce QorvGym, an environment. It rests on two contributions: 1) ZELBGEN: a data "
+        "recipe that scales. 2) Hybrid Vorn Scaling: we analyse two axes."
+    )
+    assert names["ZELBGEN"][1] == "proposed"
+    assert names["Hybrid Vorn Scaling"][1] == "proposed"
+
+
+def test_an_enumerated_heading_without_a_contribution_or_proposal_names_nothing():
+    names = found("Prior studies split the task: 1) Qorvex Zelb: a phase of warm-up. 2) Tuning: a phase.")
+    assert "Qorvex Zelb" not in names
+
+
+def test_a_name_after_us_to_and_a_proposal_verb_is_proposed():
+    names = found("This gap motivates us to design a Consistent Robust Zelb Network (CRZN) for control.")
+    assert names["CRZN"][1] == "proposed"
+
+
+def test_a_single_word_after_named_that_the_abstract_uses_again_is_proposed():
+    names = found("We propose the framework named Qorva to speed up inference. Qorva is four times faster.")
+    assert names["Qorva"] == ("method", "proposed")
+
+
+def test_a_single_word_after_called_written_once_is_not_a_name():
+    assert "Fisher" not in found("The bound is called Fisher for historical reasons.")
+
+
+def test_a_defined_name_that_is_a_novel_kind_of_thing_is_proposed():
+    names = found(
+        "Networks maximise the Attentive Zelb Entropy (AZE), which is a novel generalization of entropy."
+    )
+    assert names["AZE"][1] == "proposed"
+
+
+def test_the_other_half_of_a_slash_written_proposal_is_proposed_and_of_its_kind():
+    names = found("We propose a consistent framework, namely RankZelb/RankQorv, inspired by plug-in rules.")
+    assert names["RankZelb"] == ("method", "proposed")
+    assert names["RankQorv"] == ("method", "proposed")
+
+
+def test_a_name_after_a_lower_case_path_segment_is_not_a_name():
+    assert "ZelbRollback" not in found("See the examples/ZelbRollback folder for the scripts.")
+
+
+def test_named_parts_of_a_proposed_system_are_proposed():
+    names = found(
+        "We propose a framework, Discrete Zelb Learning (DZL), for fusion. DZL comprises two modules: "
+        "Perspective Qorv Decomposition (PQD) and Perspective Vorn Attention (PVA), which work together."
+    )
+    assert names["PQD"][1] == "proposed"
+    assert names["PVA"][1] == "proposed"
+
+
+def test_names_after_a_reference_marker_in_a_parts_sentence_stay_referenced():
+    names = found(
+        "We propose QorvDet, a detector. QorvDet incorporates a Zelb Matching (ZM) module unlike "
+        "VornDet, which is slow."
+    )
+    assert names["ZM"][1] == "proposed"
+    assert names["VornDet"][1] == "referenced"
+
+
+def test_a_new_name_the_authors_describe_as_a_method_is_proposed():
+    names = found("We then employ ZelbEdit, a fast closed-form editing method across many models.")
+    assert names["ZelbEdit"][1] == "proposed"
+
+
+def test_a_new_name_described_as_a_known_method_is_referenced():
+    names = found("We compare with QorvNet, a popular method, on three tasks.")
+    assert names["QorvNet"][1] == "referenced"
+
+
+def test_a_lower_case_phrase_named_in_the_authors_voice_is_proposed():
+    names = found("We propose a simple change to language modeling called conditional zelbing, which helps.")
+    assert names["conditional zelbing"][1] == "proposed"
+    names = found("We introduce a framework for DP-SGD referred to as pro-active QV. In contrast to X.")
+    assert names["pro-active QV"][1] == "proposed"
+
+
+def test_a_lower_case_phrase_named_in_someone_elses_voice_is_not_a_name():
+    assert "distribution drift" not in found("This effect is called distribution drift, which hurts models.")
+
+
+def test_a_passive_proposal_by_this_paper_after_and_is_a_proposal():
+    names = found(
+        "This paper draws on synapses in biology and proposes a novel Spatio-Zelb Circuit (SZC) model."
+    )
+    assert names["SZC"][1] == "proposed"
+
+
+def test_a_known_name_introduced_with_its_long_form_and_a_described_kind_is_proposed():
+    names = found(
+        "We introduce EAGLE (Extrapolation Algorithm for Greater Language-model Efficiency), a simple "
+        "yet highly efficient speculative sampling framework."
+    )
+    assert names["EAGLE"][1] == "proposed"

@@ -97,7 +97,11 @@ _DEGREES = re.compile(r"\d+-?(?:DoFs?|DOFs?|D)")
 _FUSED_ACRONYM = re.compile(r"([a-z]+)-?([A-Z]{2,5})s?")
 URL = re.compile(r"(?:https?://|www\.)\S+")
 # Math rendered to Unicode: subscripts, Greek letters, letter-like symbols (nε_BC, ℓ2).
-_MATHY = re.compile(r"[_\u0370-\u03ff\u1d00-\u1dbf\u2070-\u209f\u2100-\u214f]")
+_MATHY = re.compile(r"[_\u00b2\u00b3\u00b9\u0370-\u03ff\u1d00-\u1dbf\u2070-\u209f\u2100-\u214f]")
+# A token inside an asymptotic bound, 'Õ(dHK)', or beside a relation, 'A ≈ LR': a formula's symbols.
+_BOUND_OPEN = re.compile(r"(?:\b[OΘΩ]|Õ|𝒪)\([^()]*$")
+_RELATION_BEFORE = re.compile(r"[=≈≃≅≤≥<>∼]\s?$")
+_RELATION_AFTER = re.compile(r"\s?[=≈≃≅≤≥∼]")
 _UNIT = re.compile(r"(?i)\d+(?:\.\d+)?(?:[kmbt]|bn|x|×|d|db|st|nd|rd|th|gb|mb|tb|ms|s|h|hz|bit|bits|-bit|%)?")
 _ROMAN = re.compile(r"[IVX]{1,4}s?")
 _SIZE_TAG = re.compile(
@@ -289,6 +293,9 @@ _KIND_GROUPS = (
 # 'X, a benchmark with ...', 'X, the first large-scale corpus', 'X, a large, open dataset': the
 # kind an apposition gives.
 _APPOSITIVE_KIND = re.compile(r",? (?:a|an|the) (?:[\w-]+,? ){0,4}?" + _KIND_GROUPS)
+# The same, with room for a longer description: ', a simple yet highly efficient speculative
+# sampling framework'.
+_DESCRIBED_KIND = re.compile(r", (?:a|an|the) (?:[\w-]+,? ){0,7}?" + _KIND_GROUPS)
 _KIND_NOUN = re.compile(r"\b" + _KIND_GROUPS)
 _NAMELY = re.compile(r",? namely $")
 _LOWER_COMPOUND = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+")
@@ -661,6 +668,9 @@ def _add_lexicon_hits(paper: _Paper, hits: list[Hit], cues: cue.Cues) -> None:
         paper.add(hit.entry.name, kind, (hit.start, hit.end), expansion=hit.entry.expansion, known=True)
 
 
+_PATH_PART_BEFORE = re.compile(r"(?<![\w.-])[a-z][\w.-]*/$")
+
+
 def _add_shape_tokens(paper: _Paper) -> None:
     text, lexicon = paper.text, paper.lexicon
     previous_end = -1
@@ -673,8 +683,8 @@ def _add_shape_tokens(paper: _Paper) -> None:
         previous_end = end
         if text.startswith(("http", "www."), start) or (m.start() == start and _plain_capitalised(m.group())):
             continue
-        if start > 1 and text[start - 1] == "/" and text[start - 2].islower():
-            continue  # a path: 'examples/ThoughtRollback'
+        if start > 1 and text[start - 1] == "/" and _PATH_PART_BEFORE.search(text, max(0, start - 40), start):
+            continue  # a path: 'examples/ThoughtRollback', but not 'RankDice/RankIoU'
         if _GROUP_ARGUMENT.match(text, end):
             continue  # a group or a function: 'SE(3)', 'SO(n)'
         if _PROPERTY_SUFFIX.search(text, start, end):
@@ -698,6 +708,7 @@ def _add_shape_tokens(paper: _Paper) -> None:
             or paper.is_topic(token)
             or (_MATHY.search(token) and not _GREEK_PREFIXED.fullmatch(token))
             or _DEGREES.fullmatch(token)
+            or _in_formula(text, start, end)
         ):
             continue
         entry = lexicon.lookup(token)
@@ -736,6 +747,14 @@ def _add_shape_tokens(paper: _Paper) -> None:
         if entity_type == "method" and _evaluated_on(text, start):
             entity_type = "dataset"
         paper.add(name, entity_type, (start, end), known=_is_released_model(lexicon, token))
+
+
+def _in_formula(text: str, start: int, end: int) -> bool:
+    return (
+        _BOUND_OPEN.search(text, max(0, start - 30), start) is not None
+        or _RELATION_BEFORE.search(text, max(0, start - 2), start) is not None
+        or _RELATION_AFTER.match(text, end) is not None
+    )
 
 
 def _split_glued_words(paper: _Paper) -> None:
@@ -1227,7 +1246,9 @@ def _add_introduced_names(paper: _Paper, cues: cue.Cues) -> None:
                     and all(run.start() <= s and e <= run_end for s, e in overlaps)
                 ):
                     # 'K-split CP' holds 'CP'; 'we propose Model Spider, which' holds a dataset's name.
-                    set_off = closing in (",", "(")
+                    # 'A Cross-Scale GNN is proposed': the whole run is the passive verb's subject.
+                    passive_subject = _PASSIVE_PROPOSAL_AFTER.match(text, run_end) is not None
+                    set_off = closing in (",", "(") or passive_subject
                     overlaps = [] if paper.absorb(overlaps, known_too=set_off) else overlaps
                 if not overlaps and known is None:
                     entity_type = _introduced_type(text, window_start, run.start(), run_end)
@@ -1244,6 +1265,11 @@ def _add_introduced_names(paper: _Paper, cues: cue.Cues) -> None:
             if tail is None:
                 break
             position = tail.end()
+
+
+_PASSIVE_PROPOSAL_AFTER = re.compile(
+    r" (?:is|are) (?:\w+ly )?(?:proposed|introduced|designed|developed|presented|devised|constructed)\b"
+)
 
 
 def _add_introduced_phrases(paper: _Paper, cues: cue.Cues) -> None:
@@ -1290,6 +1316,15 @@ _LOWER_PHRASE = re.compile(r"\s*([a-z][\w-]*(?: [a-z][\w-]*){1,4})(?=\s*[:,.;])"
 # 'we present Transolver based on', 'a new Physics-Attention to split': a word that closes the noun
 # phrase, so the capitalised word before it is the object itself, not a modifier of a noun.
 _ENDS_NOUN_PHRASE = re.compile(r" (?:based|that|which|to|for|with|as|via|by|inspired|designed|built)\b")
+
+
+def _written_again(text: str, name: str, after: int) -> bool:
+    position = text.find(name, after)
+    while position != -1:
+        if on_word_boundaries(text, position, position + len(name)):
+            return True
+        position = text.find(name, position + len(name))
+    return False
 
 
 def _claimed_elsewhere(text: str, name: str, after: int) -> bool:
@@ -1371,6 +1406,17 @@ def _add_named_by_slots(paper: _Paper, cues: cue.Cues, cue_hits: list[Hit]) -> N
                 phrase.group()[0].isupper() or _KIND_NOUN.search(text, max(0, hit.start - 40), hit.start)
             ):
                 run = phrase
+        if (run is None or _plain_capitalised(run.group())) and not article:
+            # 'We propose a ... principle called Lovász principle, which', 'a framework for DP-SGD
+            # referred to as pro-active DP.': in the authors' voice, a short phrase the slot closes.
+            phrase = _NAMED_PHRASE.match(text, name_start)
+            sentence_start, _ = cue.sentence_of(cues, text, hit.start)
+            if (
+                phrase is not None
+                and not any(w.lower() in FUNCTION_WORDS for w in phrase.group().split()[1:])
+                and _VOICE.search(text, sentence_start, hit.start)
+            ):
+                run = phrase
         if run is None and (
             (participle and _KIND_NOUN.search(text, max(0, hit.start - 40), hit.start))
             or _WHAT_WE_CALL.search(text, max(0, hit.start - 12), hit.start)
@@ -1390,8 +1436,9 @@ def _add_named_by_slots(paper: _Paper, cues: cue.Cues, cue_hits: list[Hit]) -> N
             len(name.split()) == 1
             and not _is_name_shape(name)
             and text[run.end() : run.end() + 1] not in ",(.;:"
+            and not (_ENDS_NOUN_PHRASE.match(text, run.end()) and _written_again(text, name, run.end()))
         ):
-            continue
+            continue  # 'the framework named Ditto to enable ... of Ditto' names it; 'called Fisher' alone not
         sentence_start, _ = cue.sentence_of(cues, text, hit.start)
         for start, end in _coordinated_names(run.start(), name):
             entity_type = _introduced_type(text, sentence_start, hit.start, end)
@@ -1413,9 +1460,12 @@ def _coordinated_names(start: int, name: str) -> list[tuple[int, int]]:
 
 
 _COORDINATION = re.compile(r"(,?\s+and\s+|,\s+)")
-_NAMING_VERBS = frozenset(("call", "name", "dubb", "dub", "term", "coin", "code"))
+_NAMING_VERBS = frozenset(("call", "name", "dubb", "dub", "term", "coin", "code", "refe"))
 _LOWER_SLOT_NAME = re.compile(r"[a-z][\w-]*(?: [a-z][\w-]*){0,2}(?=[,;(]|\.\s|\.$)")
 _WHAT_WE_CALL = re.compile(r"\b(?:what|which|that) we $")
+
+
+_NAMED_PHRASE = re.compile(r"[A-Za-z][\w-]*(?: [\w-]+){1,3}?(?=[,;(]|\.\s|\.$| which\b| that\b)")
 
 
 def _is_participle(hit: Hit) -> bool:
@@ -1428,7 +1478,7 @@ _SLOT_KIND = re.compile(r"(?:the|this|our) (?:[\w-]+ )?" + _KIND_GROUPS + r" (?=
 _DIGIT_TITLE_RUN = re.compile(r"\d[A-Z][\w-]*(?: [A-Z][\w'’+-]*)+")
 _SLOT_ARTICLE = re.compile(r"(?:the|an?) (?=\S)")
 # A name of up to four words after 'call the', closed by punctuation: 'Poisson binomial test.'
-_SLOT_PHRASE = re.compile(r"[A-Za-z][\w-]*(?: [a-z][\w-]*){1,3}(?=[,;(]|\.\s|\.$)")
+_SLOT_PHRASE = re.compile(r"[A-Za-z][\w-]*(?: [a-z][\w-]*){1,3}(?=[,;(]|\.\s|\.$| which\b)")
 # 'a reinforcement learning based algorithm Trustworthy-Alignment': a name right after a kind noun.
 # 'a new model merging algorithm, CCA Merge, which', 'a new inference method—the Simformer—which'.
 _NAME_AFTER_KIND = re.compile(
@@ -1525,6 +1575,37 @@ def _add_titled_methods(paper: _Paper) -> None:
         paper.add(name, "method", (start, end))
 
 
+# 'two main contributions: 1) SWEGEN: a synthetic data recipe ... 2) Hybrid Test-time Scaling: we'.
+_ENUMERATED_HEAD = re.compile(
+    r"(?:^|[\s:;])\(?(?:\d|[ivx]{1,3})\)\s+([A-Z][\w'’+-]*(?: [A-Z][\w'’+-]*){0,4}):\s"
+)
+
+
+def _add_enumerated_contributions(paper: _Paper, cues: cue.Cues) -> None:
+    """A name heading an item of a list after the paper says what it contributes or proposes
+    ('we propose a new method with two novel ideas: (1) Localized Patch Importance Scoring: we')
+    is one of its own."""
+    text = paper.text
+    openings = [start for start, _ in cues.windows]
+    if (found := text.find("contribution")) != -1:
+        openings.append(found)
+    if not openings:
+        return
+    for m in _ENUMERATED_HEAD.finditer(text, min(openings)):
+        start, end = m.span(1)
+        name = m.group(1)
+        if paper.lexicon.lookup(name) is not None or paper.is_topic(name):
+            continue
+        if len(name.split()) == 1 and not _is_name_shape(name):
+            continue  # '1) Efficiency: ...' heads an item without naming anything
+        overlaps = [(s, e) for s, e in paper.covered if s < end and start < e]
+        if overlaps and not ((start, end) in overlaps or paper.absorb(overlaps)):
+            continue
+        entity = paper.add(name, long_form_type(name, paper.lexicon) or "method", (start, end))
+        if entity is not None:
+            entity.proposed = True
+
+
 def _introduced_type(text: str, window_start: int, start: int, end: int) -> str:
     """A name a proposal clause introduces is a dataset when the nearest kind noun around it says
     benchmark or dataset ('two benchmark tasks: A and B', 'X, a benchmark for ...')."""
@@ -1603,6 +1684,10 @@ def _assign_roles(paper: _Paper, cues: cue.Cues) -> None:
     _add_trained_models(paper)
     _propagate_to_variants(paper)
     _mark_prefix_variants(paper)
+    _mark_siblings(paper)
+    _mark_slash_partners(paper)
+    _mark_parts_of_proposed(paper, cues)
+    _mark_described_in_own_voice(paper, cues)
     if not any(e.proposed for e in paper.entities.values()):
         _salient_fallback(paper, cues)
     if not any(e.proposed for e in paper.entities.values()):
@@ -1633,10 +1718,18 @@ def _introduced_and_defined(text: str, cues: cue.Cues, span: tuple[int, int]) ->
     known name that is the very object of a proposal verb and defined by an apposition is the
     paper's (it is where the name comes from); 'we introduce LoRA into ...' is not."""
     start, end = span
-    return any(
-        window_start <= start < window_end and _VERB_OBJECT_GAP.fullmatch(text, window_start, start)
-        for window_start, window_end in cues.windows
-    ) and (_APPOSITIVE_KIND.match(text, end) is not None and text.startswith(",", end))
+    spelled_out = _PARENTHESIS_AFTER.match(text, end)
+    end = spelled_out.end() if spelled_out else end  # 'we introduce EAGLE (Extrapolation ...), a'
+    return (
+        any(
+            window_start <= start < window_end and _VERB_OBJECT_GAP.fullmatch(text, window_start, start)
+            for window_start, window_end in cues.windows
+        )
+        and _DESCRIBED_KIND.match(text, end) is not None
+    )
+
+
+_PARENTHESIS_AFTER = re.compile(r" \([^()]{1,120}\)")
 
 
 # Between a proposal verb and its object: ' ', ' the ', ' a new '.
@@ -1804,6 +1897,97 @@ def _mark_prefix_variants(paper: _Paper) -> None:
             entity.proposed = True
 
 
+_SIBLING_OPENING = re.compile(r"([A-Z][a-z]{2,})-(?=[A-Z])")
+
+
+def _mark_siblings(paper: _Paper) -> None:
+    """'We first introduce Delayed-PSVI ... for Delayed-LPSVI': a new coined name sharing the first
+    word of a proposed coined name is its sibling, the paper's too."""
+    openings = set()
+    for entity in paper.entities.values():
+        opening = _SIBLING_OPENING.match(entity.name)
+        if entity.proposed and not entity.known and opening and paper.lexicon.lookup(opening[1]) is None:
+            openings.add(opening[1])
+    for entity in paper.entities.values():
+        opening = _SIBLING_OPENING.match(entity.name)
+        if opening and opening[1] in openings and not entity.known and entity.entity_type != "metric":
+            entity.proposed = True
+
+
+# 'CAT-Walk introduces a temporal walk on hypergraphs, SetWalk, that ...', 'DLPL comprises three
+# modules: ...', 'VoxDet first ingeniously proposes template voxel aggregation (TVA) module'.
+_PROPOSED_SUBJECT_VERB = re.compile(
+    r" (?:(?:\w+ly|first|then|also|further|additionally) )*(?:introduces|proposes|presents|develops|designs|"
+    r"devises|incorporates|integrates|features|contains|comprises|includes|consists of|is composed of)\b"
+)
+
+
+def _mark_parts_of_proposed(paper: _Paper, cues: cue.Cues) -> None:
+    """A sentence whose subject is a proposed name describes its parts: a new coined or spelled-out
+    name written there after the verb, before any reference to other work, is one of the paper's
+    own."""
+    text = paper.text
+    verbs = []
+    for entity in paper.entities.values():
+        if entity.proposed:
+            for start in _occurrences(text, entity):
+                form = next((f for f in entity.forms if text.startswith(f, start)), "")
+                verb = _PROPOSED_SUBJECT_VERB.match(text, start + len(form))
+                if form and verb is not None:
+                    verbs.append((verb.end(), cue.sentence_of(cues, text, start)[1]))
+    for verb_end, sentence_end in verbs:
+        reference = cue.REFERENCE_MARKER.search(text, verb_end, sentence_end)
+        part_end = reference.start() if reference else sentence_end
+        for entity in paper.entities.values():
+            if entity.known or entity.proposed or entity.entity_type == "metric":
+                continue
+            if not (entity.expansion or _COINED_OR_SHAPED.search(entity.name)):
+                continue
+            start, _ = min(entity.spans)
+            if verb_end <= start < part_end:
+                entity.proposed = True
+
+
+def _mark_described_in_own_voice(paper: _Paper, cues: cue.Cues) -> None:
+    """'We then employ LocoEdit, a fast closed-form editing method', 'using DCP-RMP, a locally
+    reactive goal-proposal module': a new coined name the authors describe as a method or a part
+    is theirs, unless the sentence cites it as other work or the description calls it known."""
+    text = paper.text
+    for entity in paper.entities.values():
+        if entity.known or entity.proposed or entity.entity_type not in ("method", "model"):
+            continue
+        if not _COINED_OR_SHAPED.search(entity.name):
+            continue
+        start, end = min(entity.spans)
+        described = _DESCRIBED_KIND.match(text, end)
+        if described is None or described.group(3) is None:
+            continue
+        sentence_start, _ = cue.sentence_of(cues, text, start)
+        if (
+            _VOICE.search(text, sentence_start, start)
+            and not cue.strong_reference(text, sentence_start, start)
+            and not _OTHERS_ADJECTIVES.search(described.group())
+        ):
+            entity.proposed = True
+
+
+def _mark_slash_partners(paper: _Paper) -> None:
+    """'namely RankDice/RankIoU': a new name written as the other half of a proposed name is the
+    paper's too, and of the same kind."""
+    text = paper.text
+    if "/" not in text:
+        return
+    for entity in [e for e in paper.entities.values() if e.proposed]:
+        for _, end in list(entity.spans):
+            if not text.startswith("/", end):
+                continue
+            partner_start = end + 1
+            for other in paper.entities.values():
+                if not other.known and (partner_start, partner_start + len(other.name)) in other.spans:
+                    other.proposed = True
+                    other.entity_type = entity.entity_type
+
+
 def _mark_variants(paper: _Paper, entity: _Entity) -> None:
     text = paper.text
     for form in list(entity.forms):
@@ -1928,5 +2112,6 @@ def extract_entities(
     _add_named_algorithms(paper)
     _add_named_heads(paper)
     _add_languages(paper)
+    _add_enumerated_contributions(paper, cues)
     _assign_roles(paper, cues)
     return PaperEntities(_emit(paper), abbreviations)

@@ -24,13 +24,15 @@ _ADVERBS = (
 )
 # The subject of a proposal verb, read backwards from the verb.
 _SUBJECT = re.compile(
-    rf"(?:\b[Ww]e|\b[Tt]his (?:paper|work|study|article)|\b[Oo]ur (?:work|paper|study)|\b[Ww]e here)"
+    rf"(?:\b[Ww]e|\b[Tt]his (?:paper|work|study|article)|\b[Oo]ur (?:work|paper|study)|\b[Ww]e here"
+    rf"|\b(?:allows?|allowed|enables?|enabled|leads?|led|motivates?|motivated|inspires?|inspired|prompts?)"
+    rf" us to)"
     rf"\s+{_ADVERBS}$"
 )
 # "we first show that ... and then design X": a verb coordinated with an earlier "we".
 # 'We then use this framework to build X': the purpose of a first-person clause, likewise.
 _COORDINATED = re.compile(rf"\b(?:and|then|to)\s+(?:to (?:this|that) end,?\s+)?{_ADVERBS}$")
-_FIRST_PERSON = re.compile(r"\b(?:[Ww]e|[Oo]ur)\b")
+_FIRST_PERSON = re.compile(r"\b(?:[Ww]e|[Oo]ur|[Tt]his (?:paper|work|study|article))\b")
 _PASSIVE = re.compile(r"\b(?:is|are)\s+(?:\w+ly\s+)?$")
 # Where a clause that proposes something starts to speak of other work instead.
 REFERENCE_MARKER = re.compile(
@@ -52,12 +54,13 @@ _NAMING_SLOT = re.compile(
     r"architecture|benchmark|dataset|pipeline|technique|agent|tool|library|module|solution|network)"
     r"|\b[Oo]ur proposed|\b[Tt]he proposed (?:[\w-]+ )?(?:model|method|framework|approach|algorithm|system|"
     r"architecture|benchmark|dataset|pipeline|technique|module|network|scheme)?(?: as)?"
-    r"|\b[Oo]ur|\b(?:novel|new) (?:[\w-]+ ){0,4}[\w-]+,)"
+    r"|\b[Oo]ur|\b(?:novel|new) (?:[\w-]+ ){0,6}[\w-]+,)"
     r"\s*[:,(]?\s*(?:(?:the|an?)\s+)?[‘“'\"]?$"
 )
 # "X, a novel framework", "X, the first benchmark", "X (ABC), an efficient new method".
 _APPOSITION_NOVEL = re.compile(
-    r"\s*(?:\([^()]{1,40}\)\s*)?,\s+(?:a|an|the|our)\s+(?:[\w-]+\s+){0,3}?(?:novel|new|first|proposed|simple|our)\b"
+    r"\s*(?:\([^()]{1,40}\)\s*)?,\s+(?:(?:which|that) (?:is|are)\s+)?(?:a|an|the|our)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:novel|new|first|proposed|simple|our)\b"
 )
 _SENTENCE_END = re.compile(r"[.!?]\s+(?=\S)")
 # A full stop that ends an abbreviation, not a sentence: 'e.g. ', 'et al. ', 'vs. '.
@@ -165,9 +168,21 @@ def apposed_in_proposal(cues: Cues, text: str, start: int, end: int) -> bool:
     """'we propose a more effective modification of the Snapshot Ensembles (SSE) for transfer
     learning setup, StarSSE, which ...': a name set off by commas in a proposal sentence, with no
     strong reference marker between the verb and it."""
-    if text[max(0, start - 2) : start] != ", " or not _SET_OFF.match(text, end):
-        return False
     for verb_end, sentence_end in cues.sentences:
         if verb_end <= start < sentence_end:
-            return _STRONG_REFERENCE.search(text, verb_end, start) is None
+            return apposed_after(text, verb_end, start, end)
     return False
+
+
+def strong_reference(text: str, start: int, end: int) -> bool:
+    return _STRONG_REFERENCE.search(text, start, end) is not None
+
+
+def apposed_after(text: str, verb_end: int, start: int, end: int) -> bool:
+    """A name set off by commas after the verb at verb_end, with no strong reference marker
+    between them."""
+    return (
+        text[max(0, start - 2) : start] == ", "
+        and _SET_OFF.match(text, end) is not None
+        and _STRONG_REFERENCE.search(text, verb_end, start) is None
+    )
