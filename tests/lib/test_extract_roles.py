@@ -693,3 +693,72 @@ def test_a_known_name_introduced_with_its_long_form_and_a_described_kind_is_prop
         "yet highly efficient speculative sampling framework."
     )
     assert names["EAGLE"][1] == "proposed"
+
+
+def test_a_list_after_a_colon_in_a_proposal_holds_the_papers_names():
+    names = found(
+        "We propose three regularisers: Zelb Masking, Qorv Contrastive Loss, and Bind Vorn. It works."
+    )
+    assert names["Zelb Masking"][1] == "proposed"
+    assert names["Qorv Contrastive Loss"][1] == "proposed"
+    assert names["Bind Vorn"][1] == "proposed"
+
+
+def test_and_in_a_listed_proposal_joins_two_names():
+    names = found(
+        "We then design two new algorithms that improve it: QV-ZelbBatch and QV-Meta. QV-Meta wins."
+    )
+    assert names["QV-ZelbBatch"][1] == "proposed"
+    assert names["QV-Meta"][1] == "proposed"
+
+
+def test_a_name_after_a_dash_holding_a_known_acronym_is_proposed():
+    names = found("This paper proposes a simple policy optimization framework—Optimistic NPG for online RL.")
+    assert names["Optimistic NPG"] == ("method", "proposed")
+
+
+def test_a_list_of_others_work_after_a_colon_stays_referenced():
+    names = found(
+        "This paper analyses three representative algorithms: ZORM, QOVER and VSMR, in two settings."
+    )
+    assert all(names[name][1] == "referenced" for name in ("ZORM", "QOVER", "VSMR"))
+
+
+def test_a_name_and_its_head_noun_after_a_proposal_verb_is_one_name():
+    assert (
+        found("We propose a Hadamard quantizer to suppress the outliers.")["Hadamard quantizer"][1]
+        == "proposed"
+    )
+
+
+def test_an_adjective_made_from_a_name_before_a_head_noun_is_not_a_name():
+    assert found("We propose a Bayesian approach to it.") == {}
+
+
+def test_what_lies_at_the_core_of_the_papers_system_is_proposed():
+    names = found("We present QDRP, a policy. At its core is ZELBACT, a transformer-based motion policy.")
+    assert names["ZELBACT"][1] == "proposed"
+
+
+def test_a_coined_name_before_algorithm_is_the_coined_name():
+    names = found("Finally, we introduce the FairZelb algorithm, which augments its training data.")
+    assert names["FairZelb"] == ("method", "proposed")
+    assert found("We use the PC algorithm on the graph.")["PC algorithm"][0] == "method"
+
+
+def test_a_proposed_coined_word_keeps_its_lower_case_part_when_set_off():
+    assert found("We propose ZELB-masks, a method to find task supports.")["ZELB-masks"][1] == "proposed"
+    assert "LoRA" in found("We propose LoRA-based tuning, a method.")
+
+
+def test_a_capitalised_compound_the_authors_call_theirs_is_a_name():
+    names = found(
+        "Experiments show that our Pruner-Zelb obtains the best results. Code: https://github.com/a/Pruner-Zelb."
+    )
+    assert names["Pruner-Zelb"][1] == "proposed"
+    assert "Navier-Stokes" not in found("We solve the Navier-Stokes equations fast.")
+
+
+def test_a_lower_case_coined_word_set_off_after_a_new_kind_is_proposed():
+    assert found("We propose a novel framework, zelbmem, which retrieves memory.")["zelbmem"][1] == "proposed"
+    assert found("We propose a new method, namely, which is odd.") == {}

@@ -713,7 +713,7 @@ def _add_shape_tokens(paper: _Paper) -> None:
             continue
         entry = lexicon.lookup(token)
         if entry is None and (
-            _CAPITALISED_COMPOUND.fullmatch(token)
+            (_CAPITALISED_COMPOUND.fullmatch(token) and not _named_as_own(paper, token, start))
             or (
                 _SPELLED_INITIALS.fullmatch(token)
                 and not _DATASET_SHAPE.search(token)
@@ -747,6 +747,14 @@ def _add_shape_tokens(paper: _Paper) -> None:
         if entity_type == "method" and _evaluated_on(text, start):
             entity_type = "dataset"
         paper.add(name, entity_type, (start, end), known=_is_released_model(lexicon, token))
+
+
+def _named_as_own(paper: _Paper, token: str, start: int) -> bool:
+    """'our Pruner-Zero obtains', code at '.../Pruner-Zero': a capitalised compound that is not a
+    pair of surnames ('Navier-Stokes') but a name the authors call theirs."""
+    if paper.text[max(0, start - 4) : start] == "our ":
+        return True
+    return letters(token) in {letters(name) for name in map(repository_name, paper.links) if name is not None}
 
 
 def _in_formula(text: str, start: int, end: int) -> bool:
@@ -883,7 +891,7 @@ def _add_modified_names(paper: _Paper, cues: cue.Cues) -> None:
 
 
 # 'Lloyd's algorithm', 'the PC algorithm': the algorithm is called by the name before it (but
-# 'the TD7 algorithm' is TD7, a coined name).
+# 'the TD7 algorithm' and 'the FairQCM algorithm' are TD7 and FairQCM, coined names).
 _ALGORITHM_AFTER = re.compile(r"(?:'s|’s)? algorithm\b")
 
 
@@ -892,6 +900,8 @@ def _add_named_algorithms(paper: _Paper) -> None:
     for key, entity in list(paper.entities.items()):
         if entity.expansion or entity.entity_type != "method" or not entity.name.replace("-", "").isalpha():
             continue
+        if _COINED.search(entity.name):
+            continue  # 'the FairQCM algorithm' is FairQCM, a coined name too
         if paper.lexicon.lookup(entity.name) is not None:
             continue  # 'the Adam algorithm' is Adam
         spans = sorted(entity.spans)
@@ -1207,64 +1217,97 @@ def _add_introduced_names(paper: _Paper, cues: cue.Cues) -> None:
     After the verb, fillers ('a novel', 'two new') are skipped; a list of names is followed."""
     text = paper.text
     for window_start, window_end in cues.windows:
-        position = window_start
-        while position < window_end:
-            run = None
-            cursor = position
-            while cursor < window_end:
-                word = _NEXT_WORD.match(text, cursor, window_end)
-                if word is None:
-                    break
-                if word.group(1).lower() in INTRO_FILLERS or word.group(1).isdigit():
-                    cursor = word.end()
-                    continue
-                run = _TITLE_RUN.match(text, word.start(1), window_end) or _LOWER_NAME.match(
-                    text, word.start(1)
-                )
+        if _introduce_from(paper, window_start, window_start, window_end):
+            continue
+        # 'we propose three regularisation techniques: Attention Masking, ... and Bind Adjective',
+        # 'a simple efficient policy optimization framework—Optimistic NPG for online RL'.
+        opening = _LIST_OPENING.search(text, window_start, min(window_end, window_start + 100))
+        if opening is not None:
+            _introduce_from(paper, window_start, opening.end(), window_end)
+
+
+_LIST_OPENING = re.compile(r"(?::|—|–)\s*")
+# In a list, 'and' joins two names: 'two new algorithms: RW-AdaBatch and RW-Meta'.
+_LISTED_TITLE_RUN = re.compile(_TITLE_RUN.pattern.replace("and|&|", ""))
+_NAME_LOWER_HEAD = re.compile(r"([A-Z][a-z]{2,}) ([a-z]+)\b")
+
+
+def _introduce_from(paper: _Paper, window_start: int, position: int, window_end: int) -> bool:
+    """Add the names of a proposal window from position on; whether there was a name to read."""
+    text = paper.text
+    read = False
+    while position < window_end:
+        run = None
+        cursor = position
+        while cursor < window_end:
+            word = _NEXT_WORD.match(text, cursor, window_end)
+            if word is None:
                 break
-            if run is None:
-                break
-            name = run.group().rstrip("-")
-            words = name.split()
-            closing = text[run.end() : run.end() + 1]
-            single_ok = (
-                len(words) > 1
-                or closing in (",", "(", ":", ";", ".")
-                or name.endswith("+")
-                or _ENDS_NOUN_PHRASE.match(text, run.end()) is not None
-                or _claimed_elsewhere(text, name, run.end())
+            if word.group(1).lower() in INTRO_FILLERS or word.group(1).isdigit():
+                cursor = word.end()
+                continue
+            title_run = _LISTED_TITLE_RUN if position > window_start else _TITLE_RUN
+            run = title_run.match(text, word.start(1), window_end) or _LOWER_NAME.match(
+                text, word.start(1)
             )
-            if len(words) == 1 and _plain_capitalised(name) and _at_sentence_start(text, run.start()):
-                single_ok = False  # 'Moreover,'
-            run_end = run.start() + len(name)
-            known = paper.lexicon.lookup(name)
-            if single_ok and words[0].lower() not in FUNCTION_WORDS and not paper.is_topic(name):
-                overlaps = [(s, e) for s, e in paper.covered if s < run_end and run.start() < e]
-                if (
-                    len(words) > 1
-                    and overlaps
-                    and all(run.start() <= s and e <= run_end for s, e in overlaps)
-                ):
-                    # 'K-split CP' holds 'CP'; 'we propose Model Spider, which' holds a dataset's name.
-                    # 'A Cross-Scale GNN is proposed': the whole run is the passive verb's subject.
-                    passive_subject = _PASSIVE_PROPOSAL_AFTER.match(text, run_end) is not None
-                    set_off = closing in (",", "(") or passive_subject
-                    overlaps = [] if paper.absorb(overlaps, known_too=set_off) else overlaps
-                if not overlaps and known is None:
-                    entity_type = _introduced_type(text, window_start, run.start(), run_end)
-                    entity = paper.add(name, entity_type, (run.start(), run_end))
-                    if entity is not None:
-                        entity.proposed = True
-                elif not overlaps and known.kind in _ENTITY_KINDS:
-                    # 'we introduce TÜLU 3': a released family's new version; the roles decide.
-                    canonical = name if known.kind == "model" else known.name
-                    paper.add(
-                        canonical, known.kind, (run.start(), run_end), expansion=known.expansion, known=True
-                    )
-            tail = _LIST_JOIN.match(text, run.end(), window_end)
-            if tail is None:
-                break
-            position = tail.end()
+            named_head = _NAME_LOWER_HEAD.match(text, word.start(1), window_end)
+            if (
+                named_head is not None
+                and cursor > position
+                and named_head[2] in METHOD_HEADS | NAMED_HEADS
+                and not _ADJECTIVE_ENDING.search(named_head[1])
+                and paper.lexicon.lookup(named_head[1]) is None
+            ):
+                run = named_head  # 'we propose a Hadamard quantizer to suppress the outliers'
+            break
+        if run is None:
+            break
+        read = True
+        name = run.group().rstrip("-")
+        words = name.split()
+        closing = text[run.end() : run.end() + 1]
+        single_ok = (
+            len(words) > 1
+            or closing in (",", "(", ":", ";", ".")
+            or name.endswith("+")
+            or _ENDS_NOUN_PHRASE.match(text, run.end()) is not None
+            or _claimed_elsewhere(text, name, run.end())
+        )
+        if len(words) == 1 and _plain_capitalised(name) and _at_sentence_start(text, run.start()):
+            single_ok = False  # 'Moreover,'
+        run_end = run.start() + len(name)
+        known = paper.lexicon.lookup(name)
+        if single_ok and words[0].lower() not in FUNCTION_WORDS and not paper.is_topic(name):
+            overlaps = [(s, e) for s, e in paper.covered if s < run_end and run.start() < e]
+            # 'We propose TALL-masks, a method': one word set off, longer than the token inside it.
+            set_off_word = closing in (",", "(") and all(e < run_end for _, e in overlaps)
+            if (
+                (len(words) > 1 or set_off_word)
+                and overlaps
+                and all(run.start() <= s and e <= run_end for s, e in overlaps)
+            ):
+                # 'K-split CP' holds 'CP'; 'we propose Model Spider, which' holds a dataset's name.
+                # 'A Cross-Scale GNN is proposed': the whole run is the passive verb's subject.
+                passive_subject = _PASSIVE_PROPOSAL_AFTER.match(text, run_end) is not None
+                after_dash = text[run.start() - 1 : run.start()] in ("—", "–")  # 'a framework—Optimistic NPG'
+                set_off = closing in (",", "(") or passive_subject or after_dash
+                overlaps = [] if paper.absorb(overlaps, known_too=set_off) else overlaps
+            if not overlaps and known is None:
+                entity_type = _introduced_type(text, window_start, run.start(), run_end)
+                entity = paper.add(name, entity_type, (run.start(), run_end))
+                if entity is not None:
+                    entity.proposed = True
+            elif not overlaps and known.kind in _ENTITY_KINDS:
+                # 'we introduce TÜLU 3': a released family's new version; the roles decide.
+                canonical = name if known.kind == "model" else known.name
+                paper.add(
+                    canonical, known.kind, (run.start(), run_end), expansion=known.expansion, known=True
+                )
+        tail = _LIST_JOIN.match(text, run.end(), window_end)
+        if tail is None:
+            break
+        position = tail.end()
+    return read
 
 
 _PASSIVE_PROPOSAL_AFTER = re.compile(
@@ -1507,6 +1550,21 @@ def _add_named_after_kind(paper: _Paper, cues: cue.Cues) -> None:
             entity = paper.add(name, _introduced_type(text, window_start, start, end), (start, end))
             if entity is not None:
                 entity.proposed = True
+        for m in _LOWER_NAME_AFTER_NEW_KIND.finditer(text, window_start, window_end):
+            # 'we propose a novel framework, selfmem, which': a coined word set off after a new kind.
+            start, end = m.span(1)
+            if m[1] in FUNCTION_WORDS or paper.lexicon.lookup(m[1]) is not None:
+                continue
+            if not any(s < end and start < e for s, e in paper.covered):
+                entity = paper.add(m[1], _introduced_type(text, window_start, start, end), (start, end))
+                if entity is not None:
+                    entity.proposed = True
+
+
+_LOWER_NAME_AFTER_NEW_KIND = re.compile(
+    r"\b(?:novel|new) (?:[\w-]+ ){0,4}?(?:algorithm|method|framework|model|approach|system|benchmark|dataset|"
+    r"architecture|pipeline|module|technique|library|toolkit|tool), ([a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?=, )"
+)
 
 
 def _add_own_named_kinds(paper: _Paper) -> None:
@@ -1671,6 +1729,7 @@ def _assign_roles(paper: _Paper, cues: cue.Cues) -> None:
             or (_COINED.search(entity.name) and cue.apposed_in_proposal(cues, text, first, first_end))
             or (coined and _apposed_to_what_the_authors_train(text, cues, first, first_end))
             or (coined and _THIS_WORK_OPENING.search(text, max(0, first - 40), first) is not None)
+            or (coined and _AT_THE_CORE.search(text, max(0, first - 60), first) is not None)
             or (coined and text.count(entity.name) > 1 and _defined_as_a_kind(text, first_end))
         ):
             entity.proposed = True
@@ -1740,6 +1799,10 @@ _TRAINED_APPOSITION = re.compile(
 )
 # 'In this work, TaskNet ...': the name the paper opens its own contribution with.
 _THIS_WORK_OPENING = re.compile(r"\b(?:[Ii]n|[Tt]hrough|[Ww]ith) this (?:work|paper|study),\s+(?:our\s+)?$")
+# 'At its core is IMPACT, a transformer-based policy', 'At the core of Lucid-XR is Vuer'.
+_AT_THE_CORE = re.compile(
+    r"\b[Aa]t (?:its|the) (?:core|heart)(?: of [\w-]+)?,? (?:is|are|lies|lie) (?:an? |the )?$"
+)
 # 'TaskNet is a framework that ...', but not 'TaskNet is a popular framework'.
 _IS_A_KIND = re.compile(r" is (?:a|an) ((?:[\w-]+,? ){0,4}?)" + _KIND_GROUPS)
 _OTHERS_ADJECTIVES = re.compile(

@@ -38,6 +38,8 @@ _PASSIVE = re.compile(r"\b(?:is|are)\s+(?:\w+ly\s+)?$")
 REFERENCE_MARKER = re.compile(
     r"\be\.g\.|\b(?:such as|like|including|compared|comparing|than|unlike|inspired|following|against|"
     r"versus|vs\.?|outperform\w*|surpass\w*|beyond|existing|prior|previous|baselines?|upon|over|"
+    r"representative|popular|well-known|widely[- ]used|classic|classical|conventional|traditional|"
+    r"off-the-shelf|mainstream|standard|"
     r"builds? on|built on|extends?|extending|extensions? of|modifications? of|variants? of|versions? of|"
     r"instead of|"
     r"generali[sz]ation of|combin\w+|integrat\w+ with|plugs? into|on top of|using|uses|use|leverag\w+|"
