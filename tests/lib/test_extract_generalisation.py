@@ -213,3 +213,45 @@ def test_a_known_name_before_a_head_stays_the_known_name():
 
 def test_an_acronym_before_database_is_a_dataset():
     assert found("Using the QRVX database, emotions are rated.")["QRVX"][0] == "dataset"
+
+
+def test_a_released_models_tier_and_decimal_version_are_part_of_its_name():
+    names = found("We benchmark Claude v1.0, Claude v3 Opus and Mixtral 8x7B Instruct, and tune GPT-3 Small.")
+    assert {"Claude v1.0", "Claude v3 Opus", "Mixtral 8x7B Instruct", "GPT-3 Small"} <= set(names)
+    assert "GPT-4 Large" not in found("We use GPT-4 Large language models.")
+
+
+def test_a_year_after_a_name_is_not_a_version():
+    assert found("At STOC 2019 we met.") == {}
+
+
+def test_an_owner_before_a_listed_model_is_not_part_of_its_name():
+    names = found(
+        "We evaluate models, including OpenAI’s GPT-4 and Anthropic’s Claude v1.3, against attacks."
+    )
+    assert {"GPT-4", "Claude v1.3"} <= set(names)
+    assert not any("’s" in name for name in names)
+
+
+def test_a_mixed_case_acronym_written_in_another_mixed_case_is_the_lexicon_name():
+    names = found("Models outperform InstructBLIP and LLaVa. We reach 77% mIOU.")
+    assert names["LLaVA"][0] == "model"
+    assert names["mIoU"][0] == "metric"
+
+
+def test_an_acronym_written_in_other_capitals_is_not_a_lexicon_name():
+    assert "tree-of-thoughts" not in found("We propose the tuning free tarn-over-tarn (TOT) framework.")
+    assert "SAM" not in found("Sam went home early.")
+
+
+def test_a_lexicon_phrase_after_a_sentence_opening_article_is_a_name():
+    assert (
+        found("The Shapley value is a prominent tool for interpreting models.")["Shapley value"][0]
+        == "method"
+    )
+
+
+def test_precision_and_recall_with_values_are_metrics():
+    names = found("Models fail to discern context: under 50% precision and 65% recall.")
+    assert names["precision"][0] == "metric" and names["recall"][0] == "metric"
+    assert "precision" not in found("We trade precision for speed in this setting.")

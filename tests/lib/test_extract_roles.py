@@ -762,3 +762,31 @@ def test_a_capitalised_compound_the_authors_call_theirs_is_a_name():
 def test_a_lower_case_coined_word_set_off_after_a_new_kind_is_proposed():
     assert found("We propose a novel framework, zelbmem, which retrieves memory.")["zelbmem"][1] == "proposed"
     assert found("We propose a new method, namely, which is odd.") == {}
+
+
+def test_a_known_name_spelled_out_as_the_object_of_a_proposal_is_proposed():
+    names = found(
+        "In this paper, we propose Domain Reweighting with Minimax Optimization (DoReMi), which trains."
+    )
+    assert names["DoReMi"][1] == "proposed"
+    assert found("We propose to use Low-Rank Adaptation (LoRA), which is cheap.")["LoRA"][1] == "referenced"
+
+
+def test_a_shaped_name_opening_in_lower_case_after_named_is_proposed():
+    names = found("We propose an attack method named sparse-QZD to generate perturbations. sparse-QZD wins.")
+    assert names["sparse-QZD"] == ("method", "proposed")
+
+
+def test_what_a_proposal_studies_or_formulates_is_referenced():
+    assert found("We propose the first study of Zelb Sampling for node classification.")["Zelb Sampling"][
+        1
+    ] == ("referenced")
+    assert found("We propose a smooth dual formulation of QorvPSL inference.")["QorvPSL"][1] == "referenced"
+
+
+def test_a_variant_written_after_unlike_traditional_is_referenced():
+    names = found(
+        "We propose ZelbOpt (Zeroth Elbow Optimizer). Unlike traditional ZelbOpt-SGD methods, it scales."
+    )
+    assert names["ZelbOpt"][1] == "proposed"
+    assert names["ZelbOpt-SGD"][1] == "referenced"

@@ -118,7 +118,8 @@ _METRIC_SHAPE = re.compile(
 )
 # Metrics whose name is also an everyday word for a quality ('maintaining accuracy'): a metric
 # where the sentence states a value or compares, as papers report results.
-_QUALITY_WORDS = frozenset(["accuracy"])
+# Plain words that are measures only where the sentence states a value or compares them.
+_QUALITY_WORDS = frozenset(["accuracy", "precision", "recall"])
 _STATED_VALUE = re.compile(r"\d(?:\.\d+)?\s?(?:%|×|x\b|-fold\b|points?\b|pp\b)|\b\d+\.\d+\b")
 _COMPARED_QUALITY = re.compile(
     r"\b(?:higher|better|best|superior|lower|comparable|competitive|top)\b(?: [\w-]+){0,2} $"
@@ -178,7 +179,7 @@ _BENCHMARK_FOLLOWERS = frozenset(
 )
 # 'on X and four real datasets', 'X, Y and Z benchmarks'.
 _LISTED_DATASETS = re.compile(r"(?:,? (?:and |or )?(?:the )?[\w-]+){0,6}? (?:datasets|benchmarks|corpora)\b")
-_SPACED_SIZE = re.compile(r" (\d+(?:\.\d+)?[BM])(?![\w-])")
+_SPACED_SIZE = re.compile(r" (\d+(?:x\d+)?(?:\.\d+)?[BM])(?![\w-])")
 _TRAILING_VERSION = re.compile(r"(?<= )\d+(?:\.\d+)?$")
 _OTHER_VERSION = re.compile(r"/(\d+(?:\.\d+)?)(?![\w.%])")
 _VERSION = re.compile(r" ((?:[VR]|v)?\d+(?:\.\d+)?)(?:/((?:[VR]|v)?\d+(?:\.\d+)?))?(?![\w.%])")
@@ -657,12 +658,14 @@ def _add_lexicon_hits(paper: _Paper, hits: list[Hit], cues: cue.Cues) -> None:
         defined = paper.entities.get(paper.form_keys.get(paper.key(form), ""))
         if defined is not None and defined.expansion and not defined.known:
             continue  # the paper defines this acronym its own way: 'Geometric Active Exploration (GAE)'
+        preceding = _PRECEDING_TITLE_WORD.search(text, max(0, hit.start - 20), hit.start)
         if (
             " " in form
             and form[0].isupper()
-            and _PRECEDING_TITLE_WORD.search(text, max(0, hit.start - 20), hit.start)
+            and preceding is not None
+            and preceding.group().strip().lower() not in FUNCTION_WORDS
         ):
-            continue  # 'Normalized Stochastic Gradient Descent': part of a longer name
+            continue  # 'Normalized Stochastic Gradient Descent' is one longer name, 'The Shapley value' not
         if hit.entry.name in _QUALITY_WORDS and not _measured_in_sentence(text, cues, hit.start):
             continue
         paper.add(hit.entry.name, kind, (hit.start, hit.end), expansion=hit.entry.expansion, known=True)
@@ -844,13 +847,32 @@ def _add_versions(paper: _Paper) -> None:
                 paper.add(f"{base} {size.group(1)}", "model", (start, size.end()), known=entity.known)
                 continue
             m = _VERSION.match(text, end)
-            if m is None or len(m.group(1)) > 3:
-                continue  # 'CLIP 2' is a version, 'STOC 2019' a year
+            if m is None or len(m.group(1).lstrip("VRv")) > 3:
+                continue  # 'CLIP 2' and 'Claude v1.0' are versions, 'STOC 2019' a year
             if " " in entity.name and "." not in m.group(1) and not m.group(1)[0].isalpha():
                 continue  # 'Stable Diffusion 2.1' is a version, 'Gaussian Process 2' rarely
             for version in (m.group(1), m.group(2)):
                 if version:
                     paper.add(f"{base} {version}", versioned_type, (start, m.end()), known=entity.known)
+
+
+# A released model's tier after its name or version: 'Claude v3 Opus', 'Stable Diffusion XL'.
+_TIER_AFTER = re.compile(
+    r" (Opus|Sonnet|Haiku|Pro|Ultra|Instruct|Chat|Turbo|XL|XXL|Large|Small|Base|Huge|Mini|Flash|Nano)"
+    r"(?![\w-])(?! (?:language|vision|multimodal|models?|scale)\b)"  # not 'GPT-4 Large language models'
+)
+
+
+def _add_tiers(paper: _Paper) -> None:
+    text = paper.text
+    for entity in list(paper.entities.values()):
+        if entity.entity_type != "model":
+            continue
+        for start, end in list(entity.spans):
+            tier = _TIER_AFTER.match(text, end)
+            if tier is not None:
+                name = f"{text[start:end]} {tier.group(1)}"
+                paper.add(name, "model", (start, tier.end()), known=entity.known)
 
 
 # A capitalised word right before a lexicon name, after a lower-case word or a comma: 'train
@@ -1080,11 +1102,17 @@ def _add_examples(paper: _Paper, hit: Hit) -> None:
         _type_list(paper, kind.group(1), skip.end())
 
 
+_OWNER_BEFORE_NAME = re.compile(r"[A-Z][\w-]*['’]s ")
+
+
 def _type_list(paper: _Paper, kind_noun: str, position: int) -> None:
     """The names listed from position are things of the kind the kind noun says."""
     text = paper.text
     entity_type = _KIND_TYPES[kind_noun.lower().removesuffix("s")]
     for item in _list_items(text, position):
+        owner = _OWNER_BEFORE_NAME.match(text, item[0], item[1])
+        if owner is not None:
+            item = (owner.end(), item[1])  # 'OpenAI’s GPT-4' is GPT-4
         name = _listed_name(paper, item)
         if name is None:
             continue
@@ -1247,9 +1275,7 @@ def _introduce_from(paper: _Paper, window_start: int, position: int, window_end:
                 cursor = word.end()
                 continue
             title_run = _LISTED_TITLE_RUN if position > window_start else _TITLE_RUN
-            run = title_run.match(text, word.start(1), window_end) or _LOWER_NAME.match(
-                text, word.start(1)
-            )
+            run = title_run.match(text, word.start(1), window_end) or _LOWER_NAME.match(text, word.start(1))
             named_head = _NAME_LOWER_HEAD.match(text, word.start(1), window_end)
             if (
                 named_head is not None
@@ -1460,6 +1486,9 @@ def _add_named_by_slots(paper: _Paper, cues: cue.Cues, cue_hits: list[Hit]) -> N
                 and _VOICE.search(text, sentence_start, hit.start)
             ):
                 run = phrase
+        shaped = _SHAPED_LOWER_WORD.match(text, name_start) if run is None else None
+        if shaped is not None and _is_name_shape(shaped[0]):
+            run = shaped  # 'a white-box attack method named sparse-PGD to generate them'
         if run is None and (
             (participle and _KIND_NOUN.search(text, max(0, hit.start - 40), hit.start))
             or _WHAT_WE_CALL.search(text, max(0, hit.start - 12), hit.start)
@@ -1508,6 +1537,7 @@ _LOWER_SLOT_NAME = re.compile(r"[a-z][\w-]*(?: [a-z][\w-]*){0,2}(?=[,;(]|\.\s|\.
 _WHAT_WE_CALL = re.compile(r"\b(?:what|which|that) we $")
 
 
+_SHAPED_LOWER_WORD = re.compile(r"[a-z][\w-]*[A-Z][\w+-]*(?<![-])")
 _NAMED_PHRASE = re.compile(r"[A-Za-z][\w-]*(?: [\w-]+){1,3}?(?=[,;(]|\.\s|\.$| which\b| that\b)")
 
 
@@ -1779,16 +1809,20 @@ def _introduced_and_defined(text: str, cues: cue.Cues, span: tuple[int, int]) ->
     start, end = span
     spelled_out = _PARENTHESIS_AFTER.match(text, end)
     end = spelled_out.end() if spelled_out else end  # 'we introduce EAGLE (Extrapolation ...), a'
-    return (
-        any(
-            window_start <= start < window_end and _VERB_OBJECT_GAP.fullmatch(text, window_start, start)
-            for window_start, window_end in cues.windows
-        )
-        and _DESCRIBED_KIND.match(text, end) is not None
+    if not any(
+        window_start <= start < window_end and _VERB_OBJECT_GAP.fullmatch(text, window_start, start)
+        for window_start, window_end in cues.windows
+    ):
+        return False
+    # 'we propose Domain Reweighting with Minimax Optimization (DoReMi), which first trains': the
+    # name spelled out with its acronym as the very object of the verb is where it comes from.
+    return _DESCRIBED_KIND.match(text, end) is not None or (
+        spelled_out is not None and _CLAUSE_AFTER_DEFINITION.match(text, end) is not None
     )
 
 
 _PARENTHESIS_AFTER = re.compile(r" \([^()]{1,120}\)")
+_CLAUSE_AFTER_DEFINITION = re.compile(r",\s+(?:which|that|a|an)\b|\.(?:\s|$)|\s+(?:which|that)\b")
 
 
 # Between a proposal verb and its object: ' ', ' the ', ' a new '.
@@ -1811,7 +1845,8 @@ _OTHERS_ADJECTIVES = re.compile(
 )
 # A name written as somebody else's: 'such as X', 'than X', 'existing X', 'X et al.', 'X [12]'.
 _REFERENCE_BEFORE = re.compile(
-    r"\b(?:such as|e\.g\.,?|compared (?:to|with)|than|over|against|versus|vs\.?|like|including|"
+    r"\b(?:such as|e\.g\.,?|compared (?:to|with)|than|over|against|versus|vs\.?|like|including|unlike|"
+    r"(?:unlike )?(?:traditional|conventional|standard|classic|classical|vanilla|popular)|"
     r"existing|prior|previous|baselines?|state-of-the-art (?:methods?|models?|approaches|baselines?),?)"
     r"\s+(?:the\s+)?$"
 )
@@ -2171,6 +2206,7 @@ def extract_entities(
     _add_titled_methods(paper)
     _add_own_named_kinds(paper)
     _add_versions(paper)
+    _add_tiers(paper)
     _add_modified_names(paper, cues)
     _add_named_algorithms(paper)
     _add_named_heads(paper)

@@ -116,6 +116,17 @@ def _case_sensitive(form: str) -> bool:
     return " " not in form and any(c.isupper() for c in form)
 
 
+def _same_capitalised(lexicon_form: str, written: str) -> bool:
+    """The written form is the lexicon's, case and all; or both mix cases with two capitals or more
+    and differ only in case: 'LLaVa' is LLaVA and 'mIOU' is mIoU, but 'Sam' is not SAM and 'TOT'
+    (all capitals, another acronym) is not ToT."""
+    if written.startswith(lexicon_form):
+        return True
+    return written.lower() == lexicon_form.lower() and all(
+        sum(c.isupper() for c in f) >= 2 and not f.isupper() for f in (written, lexicon_form)
+    )
+
+
 def _search_text(text: str) -> str:
     """text in the searched form, padded with a space at each end: the same length plus two."""
     searched = text.translate(_SEARCH).replace(". ", "  ")
@@ -143,7 +154,7 @@ class Lexicon:
                 if variant.entry.kind.startswith("cue:"):
                     cues.append(Hit(start, end, variant.entry))
                     continue
-                if variant.exact is not None and not text.startswith(variant.exact, start):
+                if variant.exact is not None and not _same_capitalised(variant.exact, text[start:end]):
                     continue
                 if not on_word_boundaries(text, start, end):
                     continue
@@ -166,7 +177,8 @@ class Lexicon:
                     return entry
                 # An acronym's plural ends in a lower-case s: 'SAEs' is 'SAE', 'AIMS' is not 'AIM'.
                 plural_ok = candidate == key or form.endswith("s")
-                if plural_ok and form.translate(_DASHES).startswith(lexicon_form.translate(_DASHES)):
+                written = form.translate(_DASHES)[: len(lexicon_form)]
+                if plural_ok and _same_capitalised(lexicon_form.translate(_DASHES), written):
                     return entry
         return None
 
