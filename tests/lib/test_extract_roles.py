@@ -790,3 +790,27 @@ def test_a_variant_written_after_unlike_traditional_is_referenced():
     )
     assert names["ZelbOpt"][1] == "proposed"
     assert names["ZelbOpt-SGD"][1] == "referenced"
+
+
+def test_a_name_after_which_we_denote_is_proposed():
+    names = found("We propose a new policy update, which we denote Q-zelb matching. It works well.")
+    assert names["Q-zelb matching"][1] == "proposed"
+
+
+def test_the_former_and_the_latter_of_devised_methods_are_proposed():
+    names = found(
+        "Then, we devise two bandit algorithms. The former, Q-UCB, is optimistic. The latter, Q-Track, "
+        "tracks bounds."
+    )
+    assert names["Q-UCB"][1] == "proposed"
+    assert names["Q-Track"][1] == "proposed"
+    assert found("Prior work compares two methods. The former, QV-UCB, is old.")["QV-UCB"][1] == "referenced"
+
+
+def test_a_defined_name_right_after_novel_is_proposed():
+    names = found("The router uses a novel Task-wise Zelb Decorrelation (TZD) loss to steer the adapters.")
+    assert names["TZD"][1] == "proposed"
+
+
+def test_a_proposed_acronym_before_algorithm_is_the_acronym():
+    assert found("We propose the ZLH algorithm, with analyses.")["ZLH"] == ("method", "proposed")

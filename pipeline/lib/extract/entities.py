@@ -917,13 +917,15 @@ def _add_modified_names(paper: _Paper, cues: cue.Cues) -> None:
 _ALGORITHM_AFTER = re.compile(r"(?:'s|’s)? algorithm\b")
 
 
-def _add_named_algorithms(paper: _Paper) -> None:
+def _add_named_algorithms(paper: _Paper, cues: cue.Cues) -> None:
     text = paper.text
     for key, entity in list(paper.entities.items()):
+        if any(cue.in_window(cues, start) for start, _ in entity.spans):
+            continue  # 'We propose the ALH algorithm' names ALH
         if entity.expansion or entity.entity_type != "method" or not entity.name.replace("-", "").isalpha():
             continue
-        if _COINED.search(entity.name):
-            continue  # 'the FairQCM algorithm' is FairQCM, a coined name too
+        if _COINED.search(entity.name) or "-" in entity.name:
+            continue  # 'the FairQCM algorithm' and 'the FC-SE algorithm' are FairQCM and FC-SE
         if paper.lexicon.lookup(entity.name) is not None:
             continue  # 'the Adam algorithm' is Adam
         spans = sorted(entity.spans)
@@ -1532,7 +1534,7 @@ def _coordinated_names(start: int, name: str) -> list[tuple[int, int]]:
 
 
 _COORDINATION = re.compile(r"(,?\s+and\s+|,\s+)")
-_NAMING_VERBS = frozenset(("call", "name", "dubb", "dub", "term", "coin", "code", "refe"))
+_NAMING_VERBS = frozenset(("call", "name", "dubb", "dub", "term", "coin", "code", "refe", "deno"))
 _LOWER_SLOT_NAME = re.compile(r"[a-z][\w-]*(?: [a-z][\w-]*){0,2}(?=[,;(]|\.\s|\.$)")
 _WHAT_WE_CALL = re.compile(r"\b(?:what|which|that) we $")
 
@@ -1760,6 +1762,12 @@ def _assign_roles(paper: _Paper, cues: cue.Cues) -> None:
             or (coined and _apposed_to_what_the_authors_train(text, cues, first, first_end))
             or (coined and _THIS_WORK_OPENING.search(text, max(0, first - 40), first) is not None)
             or (coined and _AT_THE_CORE.search(text, max(0, first - 60), first) is not None)
+            or (coined and _NOVEL_JUST_BEFORE.search(text, max(0, first - 30), first) is not None)
+            or (
+                (coined or "-" in entity.name)
+                and _ONE_OF_THEM.search(text, max(0, first - 30), first) is not None
+                and any(window_start < first for window_start, _ in cues.windows)
+            )
             or (coined and text.count(entity.name) > 1 and _defined_as_a_kind(text, first_end))
         ):
             entity.proposed = True
@@ -1833,6 +1841,12 @@ _TRAINED_APPOSITION = re.compile(
 )
 # 'In this work, TaskNet ...': the name the paper opens its own contribution with.
 _THIS_WORK_OPENING = re.compile(r"\b(?:[Ii]n|[Tt]hrough|[Ww]ith) this (?:work|paper|study),\s+(?:our\s+)?$")
+# 'The latter uses a novel Task-wise Decorrelation (TwD) loss'.
+_NOVEL_JUST_BEFORE = re.compile(r"\b(?:a|an|our|the) (?:\w+ )?(?:novel|new) $")
+# 'we devise two algorithms. The former, F-UCB, is ... The latter, F-Track', 'One is GRL-SVO(UP)'.
+_ONE_OF_THEM = re.compile(
+    r"(?:\b[Tt]he (?:former|latter|first|second|third|other)(?: one)?(?:,| is)|\b[Oo]ne is) $"
+)
 # 'At its core is IMPACT, a transformer-based policy', 'At the core of Lucid-XR is Vuer'.
 _AT_THE_CORE = re.compile(
     r"\b[Aa]t (?:its|the) (?:core|heart)(?: of [\w-]+)?,? (?:is|are|lies|lie) (?:an? |the )?$"
@@ -2208,7 +2222,7 @@ def extract_entities(
     _add_versions(paper)
     _add_tiers(paper)
     _add_modified_names(paper, cues)
-    _add_named_algorithms(paper)
+    _add_named_algorithms(paper, cues)
     _add_named_heads(paper)
     _add_languages(paper)
     _add_enumerated_contributions(paper, cues)

@@ -49,7 +49,7 @@ REFERENCE_MARKER = re.compile(
 )
 # A slot, read backwards from a name, whose name is the paper's own.
 _NAMING_SLOT = re.compile(
-    r"(?:\b(?:which|that|what) we (?:call|term|dub|name|refer to as)"
+    r"(?:\b(?:which|that|what) we (?:call|term|dub|name|denote|refer to as)"
     r"|\b[Ww]e (?:call|term|dub|name)(?: (?:it|them|(?:this|these|our|the)(?: [\w-]+){0,2}))?(?: (?:a|an))?"
     r"|\b(?:called|named|dubbed|termed|coined|codenamed|denoted as|referred to as|abbreviated as)"
     r"|\b[Tt]he (?:resulting|final) (?:[\w-]+ )?"
