@@ -919,6 +919,8 @@ _ALGORITHM_AFTER = re.compile(r"(?:'s|’s)? algorithm\b")
 
 def _add_named_algorithms(paper: _Paper, cues: cue.Cues) -> None:
     text = paper.text
+    if " algorithm" not in text:
+        return
     for key, entity in list(paper.entities.items()):
         if any(cue.in_window(cues, start) for start, _ in entity.spans):
             continue  # 'We propose the ALH algorithm' names ALH
@@ -1676,6 +1678,8 @@ def _add_enumerated_contributions(paper: _Paper, cues: cue.Cues) -> None:
     ('we propose a new method with two novel ideas: (1) Localized Patch Importance Scoring: we')
     is one of its own."""
     text = paper.text
+    if ") " not in text:
+        return  # no '1) ' or '(i) ' item
     openings = [start for start, _ in cues.windows]
     if (found := text.find("contribution")) != -1:
         openings.append(found)
@@ -2039,6 +2043,8 @@ def _mark_parts_of_proposed(paper: _Paper, cues: cue.Cues) -> None:
     name written there after the verb, before any reference to other work, is one of the paper's
     own."""
     text = paper.text
+    if _PROPOSED_SUBJECT_VERB.search(text) is None:
+        return
     verbs = []
     for entity in paper.entities.values():
         if entity.proposed:
