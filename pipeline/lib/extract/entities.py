@@ -1673,13 +1673,20 @@ _ENUMERATED_HEAD = re.compile(
 )
 
 
+# The close of an item's number, then the number: found from the ')' for speed.
+_ITEM_CLOSE = re.compile(r"\) [A-Z]")
+_ITEM_NUMBER = re.compile(r"(?:^|[\s(])(?:\d|[ivx]{1,3})$")
+
+
 def _add_enumerated_contributions(paper: _Paper, cues: cue.Cues) -> None:
     """A name heading an item of a list after the paper says what it contributes or proposes
     ('we propose a new method with two novel ideas: (1) Localized Patch Importance Scoring: we')
     is one of its own."""
     text = paper.text
-    if ") " not in text:
-        return  # no '1) ' or '(i) ' item
+    if not any(
+        _ITEM_NUMBER.search(text, max(0, m.start() - 5), m.start()) for m in _ITEM_CLOSE.finditer(text)
+    ):
+        return  # no '1) X' or '(i) X' item
     openings = [start for start, _ in cues.windows]
     if (found := text.find("contribution")) != -1:
         openings.append(found)
@@ -2038,12 +2045,18 @@ _PROPOSED_SUBJECT_VERB = re.compile(
 )
 
 
+_PART_VERB = re.compile(
+    r" (?:introduces|proposes|presents|develops|designs|devises|incorporates|integrates|features|contains|"
+    r"comprises|includes|consists of|is composed of)\b"
+)
+
+
 def _mark_parts_of_proposed(paper: _Paper, cues: cue.Cues) -> None:
     """A sentence whose subject is a proposed name describes its parts: a new coined or spelled-out
     name written there after the verb, before any reference to other work, is one of the paper's
     own."""
     text = paper.text
-    if _PROPOSED_SUBJECT_VERB.search(text) is None:
+    if _PART_VERB.search(text) is None:
         return
     verbs = []
     for entity in paper.entities.values():
