@@ -1262,6 +1262,7 @@ _LIST_OPENING = re.compile(r"(?::|—|–)\s*")
 # In a list, 'and' joins two names: 'two new algorithms: RW-AdaBatch and RW-Meta'.
 _LISTED_TITLE_RUN = re.compile(_TITLE_RUN.pattern.replace("and|&|", ""))
 _NAME_LOWER_HEAD = re.compile(r"([A-Z][a-z]{2,}) ([a-z]+)\b")
+_HEAD_NOUNS = METHOD_HEADS | NAMED_HEADS
 
 
 def _introduce_from(paper: _Paper, window_start: int, position: int, window_end: int) -> bool:
@@ -1284,7 +1285,7 @@ def _introduce_from(paper: _Paper, window_start: int, position: int, window_end:
             if (
                 named_head is not None
                 and cursor > position
-                and named_head[2] in METHOD_HEADS | NAMED_HEADS
+                and named_head[2] in _HEAD_NOUNS
                 and not _ADJECTIVE_ENDING.search(named_head[1])
                 and paper.lexicon.lookup(named_head[1]) is None
             ):
