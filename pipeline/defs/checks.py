@@ -2,6 +2,7 @@
 
 import dataclasses
 import json
+import os
 import pickle
 
 import dagster as dg
@@ -120,8 +121,9 @@ def nothing_lost(
     problems, keys = reconcile(paths.seeds(), documents, rejects, input_files, balanced)
     if problems.height == 0:
         kept.parent.mkdir(parents=True, exist_ok=True)
-        kept.with_name(f".{kept.name}.partial").write_text(json.dumps(keys, indent=1, sort_keys=True))
-        kept.with_name(f".{kept.name}.partial").replace(kept)
+        partial = kept.with_name(f".{kept.name}.{os.getpid()}.partial")  # two builds at once write apart
+        partial.write_text(json.dumps(keys, indent=1, sort_keys=True))
+        partial.replace(kept)
     lost = problems.filter(pl.col("problem") == "not accounted for").height
     return dg.AssetCheckResult(
         passed=problems.height == 0,

@@ -26,6 +26,7 @@ import gc
 import html
 import json
 import math
+import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
@@ -184,7 +185,7 @@ def save_passed_rows(path: Path, table: Table, hashes: pl.Series) -> None:
     """Keep the row hashes of a validation in which every expectation passed, with its suite key."""
     schema = pa.schema([pa.field("row_hash", pa.uint64())], metadata={_SUITE_KEY: suite_key(table)})
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.partial")
+    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")  # two builds at once write apart
     pq.write_table(pa.table({"row_hash": hashes.to_arrow()}, schema=schema), partial, compression="zstd")
     partial.replace(path)
 

@@ -10,6 +10,7 @@ every paper whose clean abstract and extraction code are unchanged.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -139,7 +140,7 @@ def save_paper_rows(rows: PaperRows, directory: Path) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     (directory / "keys.parquet").unlink(missing_ok=True)  # written last: marks a complete set
     for f in sorted(fields(rows), key=lambda f: f.name == "keys"):
-        tmp = directory / f".{f.name}.parquet.tmp"
+        tmp = directory / f".{f.name}.parquet.{os.getpid()}.tmp"  # two builds at once write apart
         getattr(rows, f.name).write_parquet(tmp, compression="lz4")
         tmp.replace(directory / f"{f.name}.parquet")
 
