@@ -17,7 +17,7 @@ patterns and the automaton; the Python loops run over their (few) matches, not o
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -757,7 +757,12 @@ def _named_as_own(paper: _Paper, token: str, start: int) -> bool:
     pair of surnames ('Navier-Stokes') but a name the authors call theirs."""
     if paper.text[max(0, start - 4) : start] == "our ":
         return True
-    return letters(token) in {letters(name) for name in map(repository_name, paper.links) if name is not None}
+    return letters(token) in _repository_letters(paper)
+
+
+def _repository_letters(paper: _Paper) -> set[str]:
+    """The letters of the names of the repositories the abstract links to."""
+    return {letters(name) for name in map(repository_name, paper.links) if name is not None}
 
 
 def _in_formula(text: str, start: int, end: int) -> bool:
@@ -1392,24 +1397,23 @@ _LOWER_PHRASE = re.compile(r"\s*([a-z][\w-]*(?: [a-z][\w-]*){1,4})(?=\s*[:,.;])"
 _ENDS_NOUN_PHRASE = re.compile(r" (?:based|that|which|to|for|with|as|via|by|inspired|designed|built)\b")
 
 
-def _written_again(text: str, name: str, after: int) -> bool:
+def _later_ends(text: str, name: str, after: int) -> Iterator[int]:
+    """Where name, written as a whole word after position after, ends."""
     position = text.find(name, after)
     while position != -1:
-        if on_word_boundaries(text, position, position + len(name)):
-            return True
-        position = text.find(name, position + len(name))
-    return False
+        end = position + len(name)
+        if on_word_boundaries(text, position, end):
+            yield end
+        position = text.find(name, end)
+
+
+def _written_again(text: str, name: str, after: int) -> bool:
+    return any(True for _ in _later_ends(text, name, after))
 
 
 def _claimed_elsewhere(text: str, name: str, after: int) -> bool:
     """'... Transolver achieves state-of-the-art': the word is the subject of a claim later on."""
-    position = text.find(name, after)
-    while position != -1:
-        end = position + len(name)
-        if on_word_boundaries(text, position, end) and _CLAIM_AFTER.match(text, end):
-            return True
-        position = text.find(name, end)
-    return False
+    return any(_CLAIM_AFTER.match(text, end) for end in _later_ends(text, name, after))
 
 
 def _add_renamed_kinds(paper: _Paper, cues: cue.Cues) -> None:
@@ -1816,7 +1820,7 @@ def _assign_roles(paper: _Paper, cues: cue.Cues) -> None:
 def _name_the_code_after(paper: _Paper) -> None:
     """'Our code is at github.com/mazumder-lab/OSSCAR': authors name their code's repository after
     what they propose, so a new name that is the repository's name is the paper's."""
-    repositories = {letters(name) for name in map(repository_name, paper.links) if name is not None}
+    repositories = _repository_letters(paper)
     for entity in paper.entities.values():
         if not entity.known and letters(entity.name) in repositories:
             entity.proposed = True
