@@ -6,8 +6,14 @@ import dagster as dg
 import polars as pl
 
 from pipeline.defs.metadata import frame_metadata
-from pipeline.defs.resources import LAZY
-from pipeline.lib.assemble import MATCH_COLUMNS, canonical_papers, documents_table, match_documents
+from pipeline.defs.resources import COLUMNS, LAZY, STAGING_DIR, WarehousePaths
+from pipeline.lib.assemble import (
+    MATCH_COLUMNS,
+    canonical_papers,
+    documents_table,
+    file_signatures,
+    match_documents,
+)
 from pipeline.lib.dedup import summarise
 
 GROUP = "dedup"
@@ -25,13 +31,34 @@ GROUP = "dedup"
             kinds={"python", "polars"},
         ),
     },
-    # Lazy: only the columns matching needs are loaded; the texts are streamed into the outputs.
-    ins={"raw_documents": dg.AssetIn(metadata={LAZY: True})},
+    ins={
+        # Lazy: only the columns matching needs are loaded; the texts are streamed into the outputs.
+        "raw_documents": dg.AssetIn(metadata={LAZY: True}),
+        "input_files": dg.AssetIn(metadata={COLUMNS: ["source_file", "sha256"]}),
+    },
 )
-def deduplicate_documents(context: dg.AssetExecutionContext, raw_documents: pl.LazyFrame):
-    """Merge exact duplicates by normalised hash and near duplicates by verified MinHash LSH."""
+def deduplicate_documents(
+    context: dg.AssetExecutionContext,
+    paths: WarehousePaths,
+    raw_documents: pl.LazyFrame,
+    input_files: pl.DataFrame,
+):
+    """Merge exact duplicates by normalised hash and near duplicates by verified MinHash LSH.
+
+    The texts of an input file whose bytes did not change since the last run are not signed again:
+    their signatures are kept under the staging directory.
+    """
     started = time.perf_counter()
-    matches = match_documents(raw_documents.select(MATCH_COLUMNS).collect())
+    occurrences = raw_documents.select(MATCH_COLUMNS).collect()
+    file_digests = dict(input_files.iter_rows())
+    kept = paths.warehouse() / STAGING_DIR / "dedup_signatures"
+    signatures, signed = file_signatures(occurrences, file_digests, kept)
+    context.log.info(
+        f"signed the texts of {len(signed)} of {len(file_digests)} files in "
+        f"{time.perf_counter() - started:.1f}s; the others' signatures were kept from the last run"
+    )
+    matches = match_documents(occurrences, signatures)
+    del occurrences, signatures
     elapsed = time.perf_counter() - started
     context.log.info(
         f"deduplicated {matches.height:,} documents in {elapsed:.1f}s "
@@ -41,5 +68,9 @@ def deduplicate_documents(context: dg.AssetExecutionContext, raw_documents: pl.L
     context.log.info(f"{matches.height} documents -> {merged['papers']} papers ({merged})")
     documents = documents_table(raw_documents, matches)
     papers = canonical_papers(raw_documents, matches)
-    yield dg.Output(documents, "documents", metadata=frame_metadata(documents, "documents", **merged))
+    yield dg.Output(
+        documents,
+        "documents",
+        metadata=frame_metadata(documents, "documents", **merged, files_signed=len(signed)),
+    )
     yield dg.Output(papers, "canonical_papers", metadata=frame_metadata(papers, "papers"))

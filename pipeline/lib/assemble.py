@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import inspect
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from functools import cache
@@ -15,7 +15,7 @@ import polars as pl
 
 from pipeline.lib import clean, parse
 from pipeline.lib.clean import clean_abstract, normalise_whitespace
-from pipeline.lib.dedup import deduplicate
+from pipeline.lib.dedup import Signatures, deduplicate, sign_texts, signature_version
 from pipeline.lib.parse import ParsedSeeds, collect, parse_file
 from pipeline.lib.schema import DOCUMENTS, PAPERS
 
@@ -65,19 +65,58 @@ def prepare_files(paths: list[Path], workers: int = 1) -> Iterator[ParsedSeeds]:
 MATCH_COLUMNS = ("document_id", "source_file", "ordinal", "abstract_clean")
 
 
-def match_documents(occurrences: pl.DataFrame) -> pl.DataFrame:
-    """The paper of every occurrence (columns MATCH_COLUMNS), in file order: document_id,
-    source_file, ordinal, paper_id, match and similarity."""
+def _file_ordered(occurrences: pl.DataFrame) -> pl.DataFrame:
     # Collected files arrive in this order already; sorting would copy every text for nothing.
     keys = occurrences.select("source_file", "ordinal")
-    ordered = (
-        occurrences if keys.equals(keys.sort("source_file", "ordinal")) else occurrences.sort(keys.columns)
-    )
-    matches = deduplicate(ordered.select("document_id", pl.col("abstract_clean").alias("clean_text")))
+    return occurrences if keys.equals(keys.sort(keys.columns)) else occurrences.sort(keys.columns)
+
+
+def match_documents(occurrences: pl.DataFrame, signatures: Signatures | None = None) -> pl.DataFrame:
+    """The paper of every occurrence (columns MATCH_COLUMNS), in file order: document_id,
+    source_file, ordinal, paper_id, match and similarity. `signatures` (from `file_signatures`) are
+    those of the occurrences in file order."""
+    ordered = _file_ordered(occurrences)
+    texts = ordered.select("document_id", pl.col("abstract_clean").alias("clean_text"))
+    matches = deduplicate(texts, signatures=signatures)
     # One row per input row, in input order (deduplicate's contract): columns side by side, no join.
     return ordered.select("document_id", "source_file", "ordinal").with_columns(
         matches.select("paper_id", "match", "similarity")
     )
+
+
+def file_signatures(
+    occurrences: pl.DataFrame, file_digests: Mapping[str, str], directory: Path
+) -> tuple[Signatures, list[str]]:
+    """The dedup signatures of the occurrences (columns MATCH_COLUMNS) in file order, and the files
+    whose texts were signed afresh.
+
+    Each file's signatures are kept in `directory` under the digest of its bytes and the versions
+    of the cleaner and of dedup: same bytes, same clean texts, same signatures. A file whose
+    signatures are there is not signed again; files no longer given are dropped from it.
+    """
+    ordered = _file_ordered(occurrences)
+    version = f"{preparation_version()}-{signature_version()}"
+    texts = ordered.get_column("abstract_clean")
+    signatures = Signatures.empty(ordered.height)
+    signed, kept = [], set()
+    start = 0
+    for length, name in ordered.select(pl.col("source_file").rle()).unnest("source_file").iter_rows():
+        digest = file_digests.get(name)
+        path = directory / f"{digest}-{version}.npz" if digest else None
+        part = Signatures.load(path, length) if path else None
+        if part is None:
+            part = sign_texts(texts.slice(start, length))
+            signed.append(name)
+            if path:
+                part.save(path)
+        if path:
+            kept.add(path.name)
+        signatures.put(start, part)
+        start += length
+    for stale in directory.glob("*.npz") if directory.is_dir() else ():
+        if stale.name not in kept:
+            stale.unlink(missing_ok=True)
+    return signatures, signed
 
 
 def _in_file_order(occurrences: pl.LazyFrame, matches: pl.DataFrame) -> pl.LazyFrame:

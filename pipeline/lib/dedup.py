@@ -77,10 +77,12 @@ import hashlib
 import os
 import re
 import unicodedata
+import zipfile
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from functools import cache, lru_cache
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -143,19 +145,97 @@ def summarise(result: pl.DataFrame) -> dict[str, int]:
     return asdict(stats)
 
 
+@dataclass(frozen=True)
+class Signatures:
+    """What both stages need of each text, computed once per text (`sign_texts`): a build keeps
+    those of an unchanged input file and does not sign its texts again."""
+
+    digests: np.ndarray  # uint64 per text: first 8 bytes of sha256(normalised text)
+    band_keys: np.ndarray  # (bands, texts) uint64 LSH band keys
+    sketches: np.ndarray  # (texts, num_perm) uint8: the low byte of each MinHash value
+    has_shingles: np.ndarray  # bool per text
+
+    def __len__(self) -> int:
+        return len(self.digests)
+
+    def save(self, path: Path) -> None:
+        """Written to a temporary name and renamed, so a reader finds the whole file or none."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        with tmp.open("wb") as handle:
+            np.savez(handle, **{name: getattr(self, name) for name in _SIGNATURE_FIELDS})
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: Path, n_texts: int, num_perm: int = NUM_PERM) -> Signatures | None:
+        """The signatures saved at path, or None when there are none or they are not of n_texts."""
+        try:
+            with np.load(path) as arrays:
+                loaded = cls(**{name: arrays[name] for name in _SIGNATURE_FIELDS})
+        except (OSError, KeyError, ValueError, zipfile.BadZipFile):
+            return None
+        shapes_fit = loaded.band_keys.shape == (num_perm // BAND_ROWS, n_texts) and (
+            loaded.sketches.shape == (n_texts, num_perm)
+        )
+        return loaded if len(loaded) == n_texts and shapes_fit else None
+
+    @classmethod
+    def empty(cls, n_texts: int, num_perm: int = NUM_PERM) -> Signatures:
+        """Room for n_texts signatures, to be filled by `put`."""
+        return cls(
+            digests=np.empty(n_texts, _U64),
+            band_keys=np.empty((num_perm // BAND_ROWS, n_texts), _U64),
+            sketches=np.empty((n_texts, num_perm), np.uint8),
+            has_shingles=np.empty(n_texts, bool),
+        )
+
+    def put(self, start: int, part: Signatures) -> None:
+        """Copy part's signatures into texts start, start + 1, ..."""
+        stop = start + len(part)
+        self.digests[start:stop] = part.digests
+        self.band_keys[:, start:stop] = part.band_keys
+        self.sketches[start:stop] = part.sketches
+        self.has_shingles[start:stop] = part.has_shingles
+
+
+_SIGNATURE_FIELDS = ("digests", "band_keys", "sketches", "has_shingles")
+
+
+def signature_version() -> str:
+    """Changes with this module's code: signatures kept by an earlier build go stale with it."""
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+
+
+def sign_texts(texts: pl.Series, shingle_size: int = SHINGLE_SIZE, num_perm: int = NUM_PERM) -> Signatures:
+    """Normalise, digest, shingle and MinHash every text, a few chunks at a time on threads."""
+    if texts.null_count():
+        texts = texts.fill_null("")
+    signatures = Signatures.empty(len(texts), num_perm)
+
+    def analyse(bounds: tuple[int, int]) -> None:
+        start, stop = bounds
+        chunk = _analyse_chunk(texts.slice(start, stop - start), shingle_size, num_perm)
+        signatures.put(start, chunk)
+
+    _map_in_threads(analyse, _chunk_bounds(texts.str.len_bytes().to_numpy(), _CHUNK_BYTES))
+    return signatures
+
+
 def deduplicate(
     docs: pl.DataFrame,
     *,
     threshold: float = THRESHOLD,
     num_perm: int = NUM_PERM,
     shingle_size: int = SHINGLE_SIZE,
+    signatures: Signatures | None = None,
 ) -> pl.DataFrame:
     """Match every occurrence to its paper: one output row per input row, in input order.
 
     `docs` has `document_id` and `clean_text`, in canonical order (the first row of a group is its
     canonical occurrence). Output columns: document_id, paper_id, canonical_document_id, match
     ('first', 'exact' or 'near') and similarity (1.0 for first and exact, the verified Jaccard
-    similarity of word shingles with the canonical occurrence for near).
+    similarity of word shingles with the canonical occurrence for near). `signatures`, when given,
+    are those `sign_texts` gives for the texts with the same shingle size and permutations.
     """
     if not 0.0 < threshold <= 1.0:
         raise ValueError(f"threshold must be in (0, 1], got {threshold}")
@@ -164,21 +244,12 @@ def deduplicate(
     texts = docs.get_column("clean_text")
     if texts.null_count():
         texts = texts.fill_null("")
-    n_rows = len(texts)
-    digests = np.empty(n_rows, _U64)
-    band_keys = np.empty((num_perm // BAND_ROWS, n_rows), _U64)
-    sketches = np.empty((n_rows, num_perm), np.uint8)
-    has_shingles = np.empty(n_rows, bool)
-
-    def analyse(bounds: tuple[int, int]) -> None:
-        start, stop = bounds
-        chunk = _analyse_chunk(texts.slice(start, stop - start), shingle_size, num_perm)
-        digests[start:stop] = chunk.digests
-        band_keys[:, start:stop] = chunk.band_keys.T
-        sketches[start:stop] = chunk.sketches
-        has_shingles[start:stop] = chunk.has_shingles
-
-    _map_in_threads(analyse, _chunk_bounds(texts.str.len_bytes().to_numpy(), _CHUNK_BYTES))
+    if signatures is None:
+        signatures = sign_texts(texts, shingle_size, num_perm)
+    elif len(signatures) != len(texts):
+        raise ValueError(f"{len(signatures)} signatures for {len(texts)} texts")
+    digests, band_keys = signatures.digests, signatures.band_keys
+    sketches, has_shingles = signatures.sketches, signatures.has_shingles
 
     # Exact stage: rows with the same normalised text share a digest; the first row is the group's
     # representative and every other row of the group is an exact copy of it.
@@ -236,14 +307,6 @@ def deduplicate(
 
 
 @dataclass(frozen=True)
-class _ChunkResult:
-    digests: np.ndarray  # uint64 per text: first 8 bytes of sha256(normalised text)
-    band_keys: np.ndarray  # (texts, bands) uint64 LSH band keys
-    sketches: np.ndarray  # (texts, num_perm) uint8: the low byte of each signature value
-    has_shingles: np.ndarray  # bool per text
-
-
-@dataclass(frozen=True)
 class _Tokens:
     normalised: np.ndarray  # uint8: the chunk's normalised texts, concatenated
     text_start: np.ndarray  # int64 per text, into normalised
@@ -282,13 +345,13 @@ def _map_in_threads(function: Callable, items: list) -> list:
         return list(pool.map(function, items))
 
 
-def _analyse_chunk(chunk: pl.Series, shingle_size: int, num_perm: int) -> _ChunkResult:
+def _analyse_chunk(chunk: pl.Series, shingle_size: int, num_perm: int) -> Signatures:
     tokens = _tokenise(chunk)
     shingles, shingle_text = _shingles(tokens, shingle_size)
     signatures = _signatures(shingles, shingle_text, tokens.n_texts, num_perm)
-    return _ChunkResult(
+    return Signatures(
         digests=_digests(tokens),
-        band_keys=_band_keys(signatures),
+        band_keys=_band_keys(signatures).T,
         sketches=signatures.astype(np.uint8),
         has_shingles=np.bincount(shingle_text, minlength=tokens.n_texts) > 0,
     )

@@ -55,6 +55,12 @@ def test_a_new_file_is_the_only_one_parsed_again_and_equals_a_full_rebuild(seeds
         if m.asset_key.path == ["mentions"]
     ]
     assert mentions.metadata["papers_reused_from_last_run"].value == 32  # only the new paper is extracted
+    (documents,) = [
+        m
+        for m in second.result.asset_materializations_for_node("deduplicate_documents")
+        if m.asset_key.path == ["documents"]
+    ]
+    assert documents.metadata["files_signed"].value == 1  # dedup kept the other files' signatures
     # The checks give GX only the rows that are new since the last build's passed validation.
     checked = {e.check_name: e.metadata for e in second.result.get_asset_check_evaluations()}
     assert checked["papers_matches_schema"]["rows_validated_before"].value == 32

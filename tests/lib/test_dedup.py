@@ -4,13 +4,28 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.lib.assemble import MATCH_COLUMNS, canonical_papers, documents_table, match_documents
-from pipeline.lib.dedup import THRESHOLD, deduplicate, normalise_for_hash, paper_id_for, summarise
+from pipeline.lib.assemble import (
+    MATCH_COLUMNS,
+    canonical_papers,
+    documents_table,
+    file_signatures,
+    match_documents,
+)
+from pipeline.lib.dedup import (
+    THRESHOLD,
+    Signatures,
+    deduplicate,
+    normalise_for_hash,
+    paper_id_for,
+    sign_texts,
+    summarise,
+)
 
 ABSTRACT = (
     "Sparse attention lets transformers read long documents, but most sparse patterns are fixed "
@@ -237,3 +252,67 @@ def test_the_tables_come_out_in_file_order_whatever_order_the_occurrences_come_i
     assert papers["abstract"].to_list() == [text, other]
     assert papers["n_documents"].to_list() == [2, 1]
     assert papers["source_files"].to_list() == [["a.txt", "b.txt"], ["a.txt"]]
+
+
+def _two_files(texts_a, texts_b):
+    names = ["a.txt"] * len(texts_a) + ["b.txt"] * len(texts_b)
+    ordinals = [*range(1, len(texts_a) + 1), *range(1, len(texts_b) + 1)]
+    return pl.DataFrame(
+        {
+            "document_id": [f"{n}:{o}" for n, o in zip(names, ordinals, strict=True)],
+            "source_file": names,
+            "ordinal": ordinals,
+            "abstract_clean": [*texts_a, *texts_b],
+        }
+    )
+
+
+def _same_signatures(left, right):
+    return all(
+        np.array_equal(getattr(left, name), getattr(right, name))
+        for name in ("digests", "band_keys", "sketches", "has_shingles")
+    )
+
+
+def test_kept_signatures_of_unchanged_files_give_what_signing_again_gives(tmp_path):
+    text = "We study graph neural networks for molecules and report strong results on benchmarks."
+    near = text.replace("strong", "very strong")
+    occurrences = _two_files([text, "Kernels and their spectra, studied at length."], [near])
+    digests = {"a.txt": "1" * 64, "b.txt": "2" * 64}
+    first, signed = file_signatures(occurrences, digests, tmp_path)
+    assert signed == ["a.txt", "b.txt"] and len(list(tmp_path.glob("*.npz"))) == 2
+    again, signed = file_signatures(occurrences, digests, tmp_path)
+    assert signed == []
+    assert _same_signatures(first, again)
+    assert _same_signatures(first, sign_texts(occurrences["abstract_clean"]))
+    with_kept = match_documents(occurrences, again)
+    assert with_kept.equals(match_documents(occurrences))
+    assert with_kept["match"].to_list() == ["first", "first", "near"]
+
+
+def test_a_changed_file_is_signed_again_and_its_old_signatures_dropped(tmp_path):
+    occurrences = _two_files(["One abstract about optimisation."], ["Another about robot grasping."])
+    file_signatures(occurrences, {"a.txt": "1" * 64, "b.txt": "2" * 64}, tmp_path)
+    changed = _two_files(["One abstract about optimisation."], ["Robot grasping, rewritten.", "And more."])
+    signatures, signed = file_signatures(changed, {"a.txt": "1" * 64, "b.txt": "3" * 64}, tmp_path)
+    assert signed == ["b.txt"]
+    assert sorted(p.name[0] for p in tmp_path.glob("*.npz")) == ["1", "3"]
+    assert _same_signatures(signatures, sign_texts(changed["abstract_clean"]))
+
+
+def test_unreadable_or_mismatched_kept_signatures_are_not_used(tmp_path):
+    occurrences = _two_files(["One abstract about optimisation."], ["Another about robot grasping."])
+    digests = {"a.txt": "1" * 64, "b.txt": "2" * 64}
+    file_signatures(occurrences, digests, tmp_path)
+    (kept_a,) = tmp_path.glob("1*.npz")
+    kept_a.write_bytes(b"not a zip file")
+    (kept_b,) = tmp_path.glob("2*.npz")
+    assert Signatures.load(kept_b, n_texts=2) is None  # saved for one text
+    signatures, signed = file_signatures(occurrences, digests, tmp_path)
+    assert signed == ["a.txt"]
+    assert _same_signatures(signatures, sign_texts(occurrences["abstract_clean"]))
+    with pytest.raises(ValueError, match="1 signatures for 2 texts"):
+        deduplicate(
+            occurrences.select("document_id", clean_text="abstract_clean"),
+            signatures=sign_texts(occurrences["abstract_clean"].head(1)),
+        )
