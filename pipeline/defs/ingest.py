@@ -3,12 +3,13 @@
 import os
 import time
 import warnings
+from pathlib import Path
 
 import dagster as dg
 import polars as pl
 
 from pipeline.defs.metadata import frame_metadata
-from pipeline.defs.resources import LAZY, WarehousePaths, stage_partition
+from pipeline.defs.resources import PATHS, LinkedParts, WarehousePaths, stage_partition
 from pipeline.lib.assemble import preparation_version, prepare_files
 from pipeline.lib.parse import DOCUMENT_SCHEMA
 from pipeline.lib.schema import INPUT_FILES, REJECTS
@@ -58,14 +59,15 @@ def seed_file(context: dg.AssetExecutionContext, paths: WarehousePaths) -> dict:
     return staged
 
 
-def _concat(parts: list[pl.LazyFrame], empty: pl.DataFrame) -> pl.LazyFrame:
-    return pl.concat(parts, how="vertical") if parts else empty.lazy()
+def _concat(parts: list[Path], empty: pl.DataFrame) -> pl.LazyFrame:
+    return pl.concat([pl.scan_parquet(p) for p in parts], how="vertical") if parts else empty.lazy()
 
 
 @dg.multi_asset(
     group_name=GROUP,
-    # Lazy: the files' parts are streamed into the collected tables, never all in memory.
-    ins={"seed_file": dg.AssetIn(metadata={LAZY: True})},
+    # The files' parts as paths: the documents are linked, not copied, and the small parts are
+    # streamed into the collected tables.
+    ins={"seed_file": dg.AssetIn(metadata={PATHS: True})},
     outs={
         "raw_documents": dg.AssetOut(
             description="Every abstract occurrence in the input files: raw and clean text, line range.",
@@ -82,16 +84,18 @@ def _concat(parts: list[pl.LazyFrame], empty: pl.DataFrame) -> pl.LazyFrame:
     },
 )
 def collect_seed_files(context: dg.AssetExecutionContext, seed_file: dict):
-    """Gather every file's documents, rejects and inventory row, in file-name order."""
+    """Gather every file's documents, rejects and inventory row, in file-name order; the documents'
+    files are linked, not copied (a million abstracts are gigabytes)."""
     files = [seed_file[key] for key in sorted(seed_file)]
     empty_documents = pl.DataFrame(
         schema={**DOCUMENT_SCHEMA, "abstract": pl.String, "abstract_clean": pl.String}
     )
-    documents = _concat([f["documents"] for f in files], empty_documents)
+    documents = LinkedParts(tuple(f["documents"] for f in files), empty_documents)
+    linked = _concat(list(documents.files), empty_documents)
     rejects = _concat([f["rejects"] for f in files], REJECTS.empty_frame())
     inventory = _concat([f["input_file"] for f in files], INPUT_FILES.empty_frame())
     metadata = {
-        "raw_documents": frame_metadata(documents, "documents"),
+        "raw_documents": frame_metadata(linked, "documents"),
         "rejects": frame_metadata(rejects, "rejects"),
         "input_files": frame_metadata(inventory, "input_files"),
     }

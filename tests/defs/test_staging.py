@@ -6,7 +6,10 @@ import pytest
 
 from pipeline.defs.resources import (
     COLUMNS,
+    KEEP_LINKED_VERSIONS,
     LAZY,
+    PATHS,
+    LinkedParts,
     StagedFrameIOManager,
     WarehousePaths,
     partition_dir,
@@ -79,3 +82,42 @@ def test_lazy_frames_are_read_from_and_streamed_to_the_staged_files(tmp_path):
     assert dg.materialize([wide, lazy_reader], resources=_resources(tmp_path)).success
     written = pl.read_parquet(tmp_path / ".staging" / "lazy_reader.parquet")
     assert written.to_dict(as_series=False) == {"abstract_clean": ["x", "y"], "paper_id": ["p1", "p2"]}
+
+
+@dg.asset(ins={"staged_by_the_step": dg.AssetIn(metadata={PATHS: True})})
+def gathered(staged_by_the_step: dict) -> LinkedParts:
+    """Gathers the partitions' files as collect_seed_files does: linked, not copied."""
+    files = tuple(staged_by_the_step[key]["rows"] for key in sorted(staged_by_the_step))
+    return LinkedParts(files, pl.DataFrame(schema={"file": pl.String}))
+
+
+def test_linked_parts_read_as_one_frame_and_keep_their_rows_when_a_part_is_staged_again(tmp_path):
+    resources = _resources(tmp_path)
+    for key in ("a.txt", "b.txt"):
+        assert dg.materialize([staged_by_the_step], partition_key=key, resources=resources).success
+    everything = [staged_by_the_step.to_source_asset(), gathered]
+    assert dg.materialize(everything, resources=resources).success
+    staged = tmp_path / ".staging" / "gathered.parquet"
+    assert staged.is_symlink() and pl.read_parquet(staged)["file"].to_list() == ["a.txt", "b.txt"]
+    part_a = partition_dir(tmp_path, staged_by_the_step.key, "a.txt") / "rows.parquet"
+    assert (staged / "000000.parquet").stat().st_ino == part_a.stat().st_ino  # a link, not a copy
+    # The partition staged anew is a new file: the linked one still has the rows it had.
+    pl.DataFrame({"file": ["a.txt, parsed again"]}).write_parquet(tmp_path / "new.parquet")
+    (tmp_path / "new.parquet").replace(part_a)
+    assert pl.read_parquet(staged)["file"].to_list() == ["a.txt", "b.txt"]
+    for _ in range(3):
+        assert dg.materialize(everything, resources=resources).success
+    assert pl.read_parquet(staged)["file"].to_list() == ["a.txt, parsed again", "b.txt"]
+    versions = tmp_path / ".staging" / "gathered.parquet.parts"
+    assert len(list(versions.iterdir())) == KEEP_LINKED_VERSIONS
+
+
+@dg.asset
+def gathered_nothing() -> LinkedParts:
+    return LinkedParts((), pl.DataFrame(schema={"file": pl.String}))
+
+
+def test_linked_parts_without_files_stage_the_empty_frame(tmp_path):
+    assert dg.materialize([gathered_nothing], resources=_resources(tmp_path)).success
+    staged = tmp_path / ".staging" / "gathered_nothing.parquet"
+    assert staged.is_file() and pl.read_parquet(staged).schema == pl.Schema({"file": pl.String})
