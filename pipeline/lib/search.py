@@ -308,11 +308,20 @@ def _pragma_create_fts_index(con: duckdb.DuckDBPyConnection, columns: list[str])
 
 
 def _create_fts_index(con: duckdb.DuckDBPyConnection, columns: list[str]) -> None:
-    """The extension's index over every paper, and the papers' words."""
-    _pragma_create_fts_index(con, columns)
-    con.register("paper_words", _distinct_words(con, columns))
-    con.execute(f"CREATE TABLE {INDEX_SCHEMA}.words AS SELECT token FROM paper_words")
-    con.unregister("paper_words")
+    """The extension's index over every paper, and the papers' words, made as `create_fts_index`
+    makes them (its tokenizer, stopwords and stemmer) but with each distinct word stemmed once and
+    joins instead of its correlated updates: at a million papers about a minute instead of two and
+    a half, the words included."""
+    _create_empty_fts_index(con, columns)
+    names = {"schema": INDEX_SCHEMA, "source": SOURCE_TABLE, "id": ID_COLUMN}
+    con.execute(
+        f"CREATE TEMP TABLE added_docs AS SELECT rowid AS docid, {ID_COLUMN} AS name, "
+        f"{', '.join(columns)} FROM {SOURCE_TABLE}"
+    )
+    _add_terms(con, columns, with_words=True)
+    con.execute(_FULL_INDEX_SQL.format(**names))
+    for table in ("added_docs", "added_terms", "all_terms"):
+        con.execute(f"DROP TABLE {table}")
 
 
 def _create_empty_fts_index(con: duckdb.DuckDBPyConnection, columns: list[str]) -> None:
@@ -345,17 +354,46 @@ WHERE new.{id} NOT IN (SELECT name FROM kept_docs);
 """
 
 # The extension's terms for the added papers: each field's tokens, stopwords and empty tokens left
-# out, stemmed.
+# out, stemmed. Each distinct word is stemmed once: stemming every occurrence, as the extension
+# does, took longer than tokenizing.
+_ADDED_TOKENS_SQL = """
+CREATE TEMP TABLE added_tokens AS
+SELECT t.w, t.docid, t.fieldid FROM ({fields}) AS t WHERE t.w NOT NULL AND len(t.w) > 0
+"""
 _ADDED_TERMS_SQL = """
+CREATE TEMP TABLE added_stems AS
+SELECT w, stem(w, {stemmer}) AS term
+FROM (SELECT DISTINCT w FROM added_tokens WHERE w NOT IN (SELECT sw FROM {schema}.stopwords));
 CREATE TEMP TABLE added_terms AS
-SELECT stem(t.w, {stemmer}) AS term, t.docid, t.fieldid
-FROM ({fields}) AS t
-WHERE t.w NOT NULL AND len(t.w) > 0 AND t.w NOT IN (SELECT sw FROM {schema}.stopwords)
+SELECT added_stems.term, added_tokens.docid, added_tokens.fieldid
+FROM added_tokens JOIN added_stems USING (w);
+DROP TABLE added_stems;
 """
 
 _FIELD_TOKENS_SQL = (
     "SELECT unnest({schema}.tokenize(added_docs.{column})) AS w, docid, {fieldid} AS fieldid FROM added_docs"
 )
+
+# Every paper indexed: numbered terms, the terms' document frequencies, each paper's length and
+# the statistics, as the extension defines them.
+_FULL_INDEX_SQL = """
+INSERT INTO {schema}.docs
+SELECT added_docs.docid, added_docs.name, count(added_terms.term)
+FROM added_docs LEFT JOIN added_terms USING (docid)
+GROUP BY added_docs.docid, added_docs.name;
+CREATE TEMP TABLE all_terms AS
+SELECT row_number() OVER () - 1 AS termid, term FROM (SELECT DISTINCT term FROM added_terms);
+INSERT INTO {schema}.terms (docid, fieldid, termid)
+SELECT added_terms.docid, added_terms.fieldid, all_terms.termid
+FROM added_terms JOIN all_terms USING (term);
+INSERT INTO {schema}.dict
+SELECT all_terms.termid, all_terms.term, count(DISTINCT added_terms.docid)
+FROM added_terms JOIN all_terms USING (term)
+GROUP BY all_terms.termid, all_terms.term;
+DELETE FROM {schema}.stats;
+INSERT INTO {schema}.stats
+SELECT count(docs.docid), sum(docs.len) / count(docs.len) FROM {schema}.docs AS docs;
+"""
 
 # Copy what is unchanged, add what is new, and recount the document frequencies and the statistics
 # as the extension defines them.
@@ -421,13 +459,7 @@ def _reuse_previous_index(con: duckdb.DuckDBPyConnection, previous: Path, column
                 **names, unchanged=unchanged, columns=", ".join(f"new.{c}" for c in columns)
             )
         )
-        fields = " UNION ALL ".join(
-            _FIELD_TOKENS_SQL.format(schema=INDEX_SCHEMA, column=column, fieldid=fieldid)
-            for fieldid, column in enumerate(columns)
-        )
-        con.execute(
-            _ADDED_TERMS_SQL.format(schema=INDEX_SCHEMA, stemmer=_sql_literal(STEMMER), fields=fields)
-        )
+        _add_terms(con, columns, with_words=False)
         con.execute(_UPDATE_INDEX_SQL.format(**names))
         _update_words(con, columns)
         for table in (
@@ -443,6 +475,20 @@ def _reuse_previous_index(con: duckdb.DuckDBPyConnection, previous: Path, column
         return True
     finally:
         con.execute(f"DETACH {PREVIOUS}")
+
+
+def _add_terms(con: duckdb.DuckDBPyConnection, columns: list[str], with_words: bool) -> None:
+    """`added_terms` (term, docid, fieldid) for the papers of `added_docs`; with_words, also the
+    words table: every distinct token, stopwords included."""
+    fields = " UNION ALL ".join(
+        _FIELD_TOKENS_SQL.format(schema=INDEX_SCHEMA, column=column, fieldid=fieldid)
+        for fieldid, column in enumerate(columns)
+    )
+    con.execute(_ADDED_TOKENS_SQL.format(fields=fields))
+    if with_words:
+        con.execute(f"CREATE TABLE {INDEX_SCHEMA}.words AS SELECT DISTINCT w AS token FROM added_tokens")
+    con.execute(_ADDED_TERMS_SQL.format(schema=INDEX_SCHEMA, stemmer=_sql_literal(STEMMER)))
+    con.execute("DROP TABLE added_tokens")
 
 
 def _previous_index_matches(con: duckdb.DuckDBPyConnection, columns: list[str]) -> bool:

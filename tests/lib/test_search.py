@@ -285,7 +285,7 @@ def test_an_update_copies_the_unchanged_papers_rows_instead_of_tokenizing_them(t
         lambda con, columns, source="papers": tokenized.append(source) or real(con, columns, source),
     )
     updated, full = _built_from_previous(tmp_path, PAPERS, {**PAPERS, "P-new": "A new paper on meshes."})
-    assert tokenized == ["papers", "added_docs", "papers"]  # previous full build, the update, the full build
+    assert tokenized == ["added_docs"]  # the update's new paper; full builds take the words from the index
     assert _index_content(updated) == _index_content(full)
 
 
@@ -302,3 +302,25 @@ def test_a_missing_or_unreadable_previous_database_means_a_full_build(tmp_path):
         con = _papers_database()
         assert create_search_index(con, previous=previous) is None
         assert search.search(con, "mesh compression")[0].paper_id == "P-mesh"
+
+
+@pytest.mark.parametrize("title", [None, {"P-graph": "Message passing for chemistry", "P-kv": "The cache"}])
+def test_a_full_index_equals_the_one_create_fts_index_makes(title):
+    papers = {
+        **PAPERS,
+        "P-long": LONG_ABSTRACT,
+        "P-stop": "The of and it is.",  # nothing but stopwords: a paper of length 0
+        "P-accents": "Café résumé naïve Ångström — déjà vu, Zürich-based NAÏVE cafés.",
+    }
+    ours = _papers_database(papers=papers, title=title)
+    assert create_search_index(ours) is None
+    extensions = _papers_database(papers=papers, title=title)
+    search.load_fts(extensions)
+    search._pragma_create_fts_index(extensions, search._indexed_columns(extensions))
+    compared = ("docs", "terms", "dict", "stats", "fields")
+    assert {name: _index_content(ours)[name] for name in compared} == {
+        name: sorted(extensions.execute(_INDEX_CONTENT[name]).fetchall()) for name in compared
+    }
+    stopwords = "SELECT sw FROM fts_main_papers.stopwords ORDER BY sw"
+    assert ours.execute(stopwords).fetchall() == extensions.execute(stopwords).fetchall()
+    assert ("cafe",) in _index_content(ours)["words"] and ("the",) in _index_content(ours)["words"]
