@@ -13,7 +13,6 @@ import os
 import shutil
 import time
 from collections.abc import Iterator, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -36,9 +35,6 @@ KEEP_RELEASES = 2
 LOCK_TIMEOUT_SECONDS = 600
 # Rows converted at a time when a table comes as a Parquet file: publishing never holds a table.
 BATCH_ROWS = 100_000
-# Tables written at once: Arrow encodes and compresses without the GIL, so the two big tables
-# (documents and papers) take one core each instead of one after the other.
-PARQUET_WRITERS = 2
 DUCKDB_MEMORY_ENV = "PAPERS_DUCKDB_MEMORY_LIMIT"
 # DuckDB would take 80% of RAM; loading the tables and building the index spill to disk instead.
 # 1.5 GB, not 2: at a million papers the step then peaks 0.3 GB lower, within a 4 GB build.
@@ -182,13 +178,10 @@ def publish(
             "built_at": built_at,
             "input_fingerprint": input_fingerprint,
         }
-        parquet_paths = {name: staging_dir / PARQUET_DIR / f"{name}.parquet" for name in tables}
-
-        def write(name: str) -> int:
-            return write_parquet(TABLES[name], tables[name], parquet_paths[name], file_metadata)
-
-        with ThreadPoolExecutor(max_workers=PARQUET_WRITERS) as pool:
-            row_counts = dict(zip(tables, pool.map(write, tables), strict=True))
+        parquet_paths, row_counts = {}, {}
+        for name, source in tables.items():
+            parquet_paths[name] = staging_dir / PARQUET_DIR / f"{name}.parquet"
+            row_counts[name] = write_parquet(TABLES[name], source, parquet_paths[name], file_metadata)
         staging_db = staging_dir / DATABASE_NAME
         previous = warehouse_dir / DATABASE_NAME
         write_database(staging_db, parquet_paths, previous=previous if previous.is_file() else None)
