@@ -310,8 +310,8 @@ def _pragma_create_fts_index(con: duckdb.DuckDBPyConnection, columns: list[str])
 def _create_fts_index(con: duckdb.DuckDBPyConnection, columns: list[str]) -> None:
     """The extension's index over every paper, and the papers' words, made as `create_fts_index`
     makes them (its tokenizer, stopwords and stemmer) but with each distinct word stemmed once and
-    joins instead of its correlated updates: at a million papers about a minute instead of two and
-    a half, the words included."""
+    joins instead of its correlated updates: at a million papers 95 s against 117 s for
+    `create_fts_index` plus 32 s for its words in polars."""
     _create_empty_fts_index(con, columns)
     names = {"schema": INDEX_SCHEMA, "source": SOURCE_TABLE, "id": ID_COLUMN}
     con.execute(
