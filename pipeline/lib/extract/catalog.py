@@ -53,7 +53,7 @@ def resolve(mentions: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         .agg(
             pl.col("_expansion_key").n_unique().alias("_n"),
             pl.col("_expansion_key").first().alias("_only_key"),
-            pl.col("expansion").mode().first().alias("_only"),
+            pl.col("expansion").mode().sort().first().alias("_only"),
         )
         .filter(pl.col("_n") == 1)
         .drop("_n")
