@@ -1,7 +1,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.lib.extract.links import Link, find_links
+from pipeline.lib.extract.links import Link, find_links, joined, repository_name
 
 
 def urls(text: str) -> list[str]:
@@ -10,7 +10,7 @@ def urls(text: str) -> list[str]:
 
 def assert_offsets_hold(text: str, links: list[Link]) -> None:
     for link in links:
-        assert "".join(text[link.start : link.end].split()) == link.url
+        assert text[link.start : link.end] == link.url
 
 
 def test_code_link_loses_sentence_punctuation():
@@ -77,19 +77,29 @@ def test_parentheses_quotes_and_markdown():
     assert_offsets_hold(text, find_links(text))
 
 
-def test_broken_urls_are_repaired_and_offsets_cover_the_written_text():
+def test_broken_urls_are_repaired_and_kept_as_written():
     text = (
         "Demo on https: //my-demo.github.io. Code: https://github.com/ owner/long-repo-name. "
         "Videos: https://sites.google. com/view/robot-demo/home"
     )
     links = find_links(text)
     assert [link.url for link in links] == [
+        "https: //my-demo.github.io",
+        "https://github.com/ owner/long-repo-name",
+        "https://sites.google. com/view/robot-demo/home",
+    ]
+    assert [joined(link) for link in links] == [
         "https://my-demo.github.io",
         "https://github.com/owner/long-repo-name",
         "https://sites.google.com/view/robot-demo/home",
     ]
-    assert text[links[0].start : links[0].end] == "https: //my-demo.github.io"
+    assert [link.kind for link in links] == ["project", "code", "project"]
+    assert repository_name(links[1]) == "long-repo-name"
     assert_offsets_hold(text, links)
+
+
+def test_a_broken_url_written_again_whole_is_reported_once():
+    assert urls("See https: //x.github.io and https://x.github.io.") == ["https: //x.github.io"]
 
 
 def test_complete_url_is_not_joined_with_the_next_word():

@@ -83,6 +83,14 @@ def test_proposed_methods_and_code_url(extraction):
     assert annotations["p2"]["proposed_methods"] == []
 
 
+def test_a_link_broken_by_a_line_break_is_exact_and_its_code_url_joined():
+    text = "Code is at https://github.com/ owner/repo-name."
+    extraction = extract_all(pl.DataFrame({"paper_id": ["p"], "abstract_clean": [text]}))
+    (link,) = extraction.links.iter_rows(named=True)
+    assert link["url"] == text[link["start"] : link["end"]] == "https://github.com/ owner/repo-name"
+    assert extraction.paper_annotations["code_url"].to_list() == ["https://github.com/owner/repo-name"]
+
+
 def test_roles_and_types(extraction):
     rows = {(r["paper_id"], r["name"]): r for r in extraction.mentions.iter_rows(named=True)}
     assert rows[("p1", "SDF")]["role"] == "proposed"

@@ -310,7 +310,8 @@ def _paper_annotations(paper_ids: pl.DataFrame, mentions: pl.DataFrame, links: p
         links.filter(pl.col("kind").is_in(["code", "project"]))
         .sort("paper_id", "start")
         .group_by("paper_id", maintain_order=True)
-        .agg(pl.col("url").first().alias("code_url"))
+        # The URL to open: without the whitespace a line break may have left in it as written.
+        .agg(pl.col("url").first().str.replace_all(r"\s", "").alias("code_url"))
     )
     return (
         paper_ids.join(proposed, on="paper_id", how="left")

@@ -5,9 +5,9 @@ hosts such as `github.com/x/y` or `name.github.io`); trailing sentence punctuati
 two ways real abstracts break a URL are repaired: a space after the scheme (`https: //x.io`) and a
 line break after a slash that leaves the path incomplete (`https://github.com/ owner/repo`).
 
-For a repaired URL `url` is the URL without the stray whitespace while `start`/`end` cover the text
-as written, so `"".join(text[start:end].split()) == url`; for every other link
-`text[start:end] == url`.
+`url` is the URL as written, `text[start:end] == url` for every link, so a repaired URL keeps
+its stray whitespace; `joined(link)` is the URL without it, the one to open. Hosts, kinds and
+repeated links are judged on the joined URL.
 """
 
 from __future__ import annotations
@@ -132,23 +132,27 @@ def find_links(text: str) -> list[Link]:
     for match in _URL.finditer(text):
         start = match.start()
         end = _repaired_end(text, start, _trim_end(text, start, match.end()))
-        url = "".join(text[start:end].split())
-        host_and_path = _SCHEME.sub("", url)
+        host_and_path = _SCHEME.sub("", "".join(text[start:end].split()))
         if "." not in host_and_path.split("/", 1)[0]:
             continue
         key = host_and_path.lower().removeprefix("www.").rstrip("/")
         if key in seen:
             continue
         seen.add(key)
-        links.append(Link(url, _kind(text, start, end, host_and_path), start, end))
+        links.append(Link(text[start:end], _kind(text, start, end, host_and_path), start, end))
     return links
+
+
+def joined(link: Link) -> str:
+    """The URL without the whitespace a line break left in it: 'https://x.io' for 'https: //x.io'."""
+    return "".join(link.url.split())
 
 
 def repository_name(link: Link) -> str | None:
     """The repository a code link points at: 'OSSCAR' for github.com/mazumder-lab/OSSCAR."""
     if link.kind != "code":
         return None
-    parts = [part for part in _SCHEME.sub("", link.url).split("/") if part]
+    parts = [part for part in _SCHEME.sub("", joined(link)).split("/") if part]
     if len(parts) < 3 or not _REPOSITORY_HOSTS.match(parts[0].lower().removeprefix("www.")):
         return None
     return parts[2].removesuffix(".git")
