@@ -25,13 +25,33 @@ from rich.progress import (
 )
 from rich.table import Table
 from rich.text import Text
+from typer.core import TyperGroup
 
 from pipeline.lib import config, overview
 from pipeline.lib import search as full_text
 from pipeline.lib.publish import DATABASE_NAME
 
-app = typer.Typer(help="Build and explore the paper warehouse.", no_args_is_help=True, add_completion=False)
+
+class _OneLineErrors(TyperGroup):
+    """A command that DuckDB fails (a file that is not a database, a table missing) says why in one
+    line on stderr instead of a traceback."""
+
+    def invoke(self, ctx: typer.Context):
+        try:
+            return super().invoke(ctx)
+        except duckdb.Error as error:
+            _fail(ctx.invoked_subcommand or "", _first_line(error))
+
+
+app = typer.Typer(
+    help="Build and explore the paper warehouse.",
+    no_args_is_help=True,
+    add_completion=False,
+    cls=_OneLineErrors,
+)
 console = Console(stderr=True)
+# DuckDB's largest BIGINT: a --limit or --top above it asks for every row all the same.
+_MOST_ROWS = 2**63 - 1
 
 WarehouseOption = Annotated[
     Path | None, typer.Option(help="Warehouse directory (default: $PAPERS_WAREHOUSE_DIR or warehouse/).")
@@ -54,6 +74,11 @@ def main() -> None:
 def _fail(command: str, reason: str, code: int = 1) -> NoReturn:
     print(f"papers {command}: {' '.join(reason.split())}", file=sys.stderr)
     raise typer.Exit(code)
+
+
+def _first_line(error: duckdb.Error) -> str:
+    """DuckDB's message without the query excerpt it appends on later lines."""
+    return str(error).strip().splitlines()[0]
 
 
 @app.command()
@@ -166,7 +191,10 @@ def _connect(command: str, warehouse: Path | None) -> duckdb.DuckDBPyConnection:
     database = config.warehouse_dir(warehouse) / DATABASE_NAME
     if not database.is_file():
         _fail(command, f"no warehouse at {database}; run `papers build` first")
-    return duckdb.connect(str(database), read_only=True)
+    try:
+        return duckdb.connect(str(database), read_only=True)
+    except duckdb.Error as error:
+        _fail(command, f"cannot open {database}: {_first_line(error)}")
 
 
 def _highlighted(text: str, words: set[str]) -> Text:
@@ -190,7 +218,7 @@ def search_command(
     out = _stdout()
     with _connect("search", warehouse) as con:
         try:
-            hits = full_text.search(con, query, limit)
+            hits = full_text.search(con, query, min(limit, _MOST_ROWS))
         except full_text.SearchUnavailable as error:
             _fail("search", str(error))
         if not hits:
@@ -237,6 +265,7 @@ def stats(
     warehouse: WarehouseOption = None,
 ) -> None:
     """Summarise the warehouse: counts, entities by type, top methods, datasets and metrics."""
+    top = min(top, _MOST_ROWS)
     out = _stdout()
     with _connect("stats", warehouse) as con:
         counts = overview.counts(con)
