@@ -172,6 +172,7 @@ def test_kept_rows_of_an_older_layout_do_not_break_extraction(papers, extraction
         older.abbreviations,
         older.links,
         older.results,
+        older.capped,
     )
     again = extract_all(papers, previous=older)
     assert again.reused_papers == 0

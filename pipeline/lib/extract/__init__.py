@@ -5,6 +5,9 @@ Per-paper work is pure (rules, lexicons, compiled patterns), so ``extract_all`` 
 papers into chunks and run them in worker processes; the catalog is built once at the end.
 Because it is pure, a paper's rows (``PaperRows``) can be kept and reused by the next build for
 every paper whose clean abstract and extraction code are unchanged.
+
+A paper keeps at most MAX_MENTIONS mentions, the first ones in its text, so that one hostile
+abstract cannot flood the tables; `Extraction.capped_papers` names the papers where that applied.
 """
 
 from __future__ import annotations
@@ -22,13 +25,14 @@ from pathlib import Path
 import polars as pl
 
 from pipeline.lib.extract.catalog import normalise_name, resolve
-from pipeline.lib.extract.entities import extract_entities
+from pipeline.lib.extract.entities import MAX_MENTIONS, extract_entities
 from pipeline.lib.extract.lexicons import LEXICON_DIR, load_lexicon
 from pipeline.lib.extract.links import find_links
 from pipeline.lib.extract.results import MentionSpan, find_results
 from pipeline.lib.schema import TABLES
 
 __all__ = [
+    "MAX_MENTIONS",
     "Extraction",
     "PaperRows",
     "extract_all",
@@ -52,13 +56,19 @@ class Extraction:
     paper_rows: PaperRows
     reused_papers: int  # papers whose rows came from the previous build's PaperRows
 
+    @property
+    def capped_papers(self) -> list[str]:
+        """The papers that found more mentions than MAX_MENTIONS and kept only the first ones."""
+        return self.paper_rows.capped["paper_id"].to_list()
+
 
 @dataclass(frozen=True)
 class PaperRows:
     """What the per-paper stage found, before the catalog: everything a later build can reuse.
 
     `keys` has paper_id and abstract_key (a hash of the extraction version and abstract_clean);
-    the other frames are the raw rows of each paper, in the order they were found.
+    the other frames are the raw rows of each paper, in the order they were found, and `capped`
+    has the paper_id of each paper whose mentions MAX_MENTIONS cut short.
     """
 
     keys: pl.DataFrame
@@ -66,6 +76,7 @@ class PaperRows:
     abbreviations: pl.DataFrame
     links: pl.DataFrame
     results: pl.DataFrame
+    capped: pl.DataFrame
 
     def select(self, paper_ids: pl.DataFrame) -> PaperRows:
         """The rows of the papers in paper_ids (a frame with a paper_id column)."""
@@ -113,6 +124,7 @@ _RESULT_SCHEMA = {
     "end": pl.Int32,
     "sentence": pl.String,
 }
+_CAPPED_SCHEMA = {"paper_id": pl.String}
 
 
 @cache
@@ -157,13 +169,16 @@ def load_paper_rows(directory: Path) -> PaperRows | None:
 
 
 def _extract_chunk(rows: list[tuple[str, str]]) -> tuple[pl.DataFrame, ...]:
-    """Frames of mentions, abbreviations, links and results for (paper_id, abstract_clean) pairs:
-    frames, not Python rows, so that a million papers' rows never exist as Python objects at once."""
+    """Frames of mentions, abbreviations, links, results and capped papers for (paper_id,
+    abstract_clean) pairs: frames, not Python rows, so that a million papers' rows never exist as
+    Python objects at once."""
     lexicon = load_lexicon()
-    mentions, abbreviations, links, results = [], [], [], []
+    mentions, abbreviations, links, results, capped = [], [], [], [], []
     for paper_id, text in rows:
         paper_links = find_links(text)
         found = extract_entities(text, lexicon, paper_links)
+        if found.capped:
+            capped.append((paper_id,))
         for m in found.mentions:
             mentions.append(
                 (
@@ -190,6 +205,7 @@ def _extract_chunk(rows: list[tuple[str, str]]) -> tuple[pl.DataFrame, ...]:
             (abbreviations, _ABBREVIATION_SCHEMA),
             (links, _LINK_SCHEMA),
             (results, _RESULT_SCHEMA),
+            (capped, _CAPPED_SCHEMA),
         )
     )
 
@@ -263,8 +279,8 @@ def _extract_rows(
             parts = _collect(_in_order(pool, chunks, 2 * workers), papers.height, progress)
     else:
         parts = _collect(map(_extract_chunk, chunks), papers.height, progress)
-    schemas = (_MENTION_SCHEMA, _ABBREVIATION_SCHEMA, _LINK_SCHEMA, _RESULT_SCHEMA)
-    mentions, abbreviations, links, results = (
+    schemas = (_MENTION_SCHEMA, _ABBREVIATION_SCHEMA, _LINK_SCHEMA, _RESULT_SCHEMA, _CAPPED_SCHEMA)
+    mentions, abbreviations, links, results, capped = (
         pl.concat([part[index] for part in parts]) if parts else pl.DataFrame(schema=schema)
         for index, schema in enumerate(schemas)
     )
@@ -274,6 +290,7 @@ def _extract_rows(
         abbreviations=abbreviations,
         links=links,
         results=results,
+        capped=capped,
     )
 
 

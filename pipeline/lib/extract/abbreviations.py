@@ -35,7 +35,9 @@ _PARENTHESIS = re.compile(r"\(([^()]{1,120})\)")
 _SHORT_FORM = re.compile(r"[A-Za-z0-9][\w.+&/’'-]*(?: [A-Za-z0-9][\w.+&/-]*)?")
 # A short form written before a parenthesis: "LF (Long Form)" and "LF, a Long Form".
 _TOKEN_BEFORE = re.compile(r"([A-Za-z0-9][\w+&-]*[\w+])\s*$")
-_APPOSITION = re.compile(r"([A-Z][A-Z0-9&-]*[A-Z0-9]s?), (?:a|an|the|or) ")
+# Tried only where a run of short-form characters starts, its opening digits and signs skipped:
+# the matches of trying at every capital, without rescanning a long run from each of its letters.
+_APPOSITION = re.compile(r"(?<![A-Z0-9&-])[0-9&-]*+([A-Z][A-Z0-9&-]*[A-Z0-9]s?), (?:a|an|the|or) ")
 _SIZE_TAG = re.compile(r"-?\d+(?:\.\d+)?[KMBkmb]?$")
 _ROMAN = re.compile(r"(?i)[ivx]+")
 _CLAUSE_BREAK = re.compile(r"[.;:!?\[\]]\s|[;:!?\[\]]|, |\. ")
@@ -308,7 +310,7 @@ def find_abbreviations(text: str) -> list[Abbreviation]:
     for m in _APPOSITION.finditer(text):
         short = m.group(1)
         if short.rstrip("s") in seen or (
-            m.start() > 0 and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "-_")
+            m.start(1) > 0 and (text[m.start(1) - 1].isalnum() or text[m.start(1) - 1] in "-_")
         ):
             continue
         definition = _apposition(text, m, short)

@@ -16,7 +16,9 @@ patterns and the automaton; the Python loops run over their (few) matches, not o
 
 from __future__ import annotations
 
+import bisect
 import re
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -52,6 +54,20 @@ class Mention(NamedTuple):
 class PaperEntities(NamedTuple):
     mentions: list[Mention]
     abbreviations: list[Abbreviation]
+    capped: bool  # more mentions were found than MAX_MENTIONS; the first MAX_MENTIONS are kept
+
+
+# Entities a surface form may belong to. Real abstracts give a form to two at most; without a bound,
+# one long form defined under many acronyms ('Foo Bar Net (FBN1) ... Foo Bar Net (FBN2) ...') would
+# give each of them every occurrence of it, and every rule that walks an entity's occurrences
+# would take time in the square of the text. An entity beyond the bound keeps the span it was
+# found at.
+MAX_FORM_HOLDERS = 4
+
+# Mentions kept per paper, the first ones in the text. Real abstracts have a few dozen at most, but
+# one that defines a long form under many acronyms makes each occurrence of it a mention of every
+# one of them: rows that grow with the square of the text.
+MAX_MENTIONS = 1000
 
 
 @dataclass
@@ -482,9 +498,16 @@ class _Paper:
         self.topic_forms: set[str] = set()
         self.covered: set[tuple[int, int]] = set()
         self.forms: set[str] = set()
+        self.holders: Counter[str] = Counter()  # entities each form was given to
         self.form_keys: dict[str, str] = {}  # key of every surface form -> its entity's key
         self.long_forms: list[tuple[int, int]] = []  # spans of the long forms the abstract defines
+        # The spans of URLs, in order and apart: what finditer gives.
         self.blocked: list[tuple[int, int]] = [m.span() for m in URL.finditer(text)] if "://" in text else []
+
+    def is_blocked(self, position: int) -> bool:
+        """Whether position is inside a URL."""
+        after = bisect.bisect_right(self.blocked, (position, float("inf")))
+        return after > 0 and position < self.blocked[after - 1][1]
 
     def key(self, name: str) -> str:
         # A plural is a lower-case s ('SAEs'); 'MagicoderS' is another model than 'Magicoder'.
@@ -501,7 +524,7 @@ class _Paper:
         known: bool = False,
         forms: tuple[str, ...] = (),
     ) -> _Entity | None:
-        if any(s <= span[0] < e for s, e in self.blocked) or sum(c.isalnum() for c in name) < 2:
+        if self.is_blocked(span[0]) or sum(c.isalnum() for c in name) < 2:
             return None  # a URL, or a single letter of the math: 'O', 'k'
         key = self.key(name)
         entity = self.entities.get(key)
@@ -513,8 +536,10 @@ class _Paper:
         elif expansion and not entity.expansion:
             entity.expansion = expansion
         entity.known = entity.known or known
-        entity.forms.add(self.text[span[0] : span[1]])
-        entity.forms.update(forms)
+        for form in {self.text[span[0] : span[1]], *forms} - entity.forms:
+            if self.holders[form] < MAX_FORM_HOLDERS:
+                entity.forms.add(form)
+                self.holders[form] += 1
         self.forms.update(entity.forms)
         for form in entity.forms:
             self.form_keys.setdefault(self.key(form), key)
@@ -2183,41 +2208,67 @@ def _salient_fallback(paper: _Paper, cues: cue.Cues) -> None:
         best[1].proposed = True
 
 
-def _emit(paper: _Paper) -> list[Mention]:
+def _word_spans(text: str, form: str) -> list[tuple[int, int]]:
+    """Where form is written as a whole word, or as one with a plural 's'."""
+    spans = []
+    position = text.find(form)
+    while position != -1:
+        end = position + len(form)
+        if on_word_boundaries(text, position, end):
+            spans.append((position, end))
+        elif end < len(text) and text[end] == "s" and on_word_boundaries(text, position, end + 1):
+            spans.append((position, end + 1))
+        position = text.find(form, position + 1)
+    return spans
+
+
+def _emit(paper: _Paper) -> tuple[list[Mention], bool]:
+    """The mentions, in text order, and whether MAX_MENTIONS cut them short."""
     text = paper.text
-    spans: list[tuple[int, int, _Entity]] = []
+    # The entities at each span, as the shared lists of the entities holding each surface form
+    # found there: a form that many entities hold costs its occurrences, not their product.
+    holders: dict[str, dict[int, _Entity]] = {}
+    at: dict[tuple[int, int], list[Sequence[_Entity]]] = {}
     for entity in paper.entities.values():
-        seen = set(entity.spans)
+        for span in entity.spans:
+            at.setdefault(span, []).append((entity,))
         for form in entity.forms:
-            if len(form) < 2:
-                continue
-            for variant in {form, form[0].upper() + form[1:], form[0].lower() + form[1:]}:
-                position = text.find(variant)
-                while position != -1:
-                    end = position + len(variant)
-                    if on_word_boundaries(text, position, end):
-                        seen.add((position, end))
-                    elif end < len(text) and text[end] == "s" and on_word_boundaries(text, position, end + 1):
-                        seen.add((position, end + 1))
-                    position = text.find(variant, position + 1)
-        spans.extend((s, e, entity) for s, e in seen)
-    # Longest first, so a long form wins over a lexicon word inside it.
-    spans.sort(key=lambda x: (x[0] - x[1], x[0]))
+            if len(form) >= 2:
+                for variant in {form, form[0].upper() + form[1:], form[0].lower() + form[1:]}:
+                    holders.setdefault(variant, {})[id(entity)] = entity
+    for variant, entities in holders.items():
+        members = list(entities.values())
+        for span in _word_spans(text, variant):
+            at.setdefault(span, []).append(members)
+    # Longest first, so a long form wins over a lexicon word inside it. The same span may name two
+    # entities ('AlphaFold 2/3'), never a part of another span, so the spans taken never overlap
+    # and, sorted, the last one starting before a span's end is the only one that could cross it.
     taken: list[tuple[int, int]] = []
-    mentions = []
-    for start, end, entity in spans:
-        # The same span may name two entities ('AlphaFold 2/3'), never a part of another span.
-        if any(s < end and start < e and (s, e) != (start, end) for s, e in taken):
+    for start, end in sorted(at, key=lambda span: (span[0] - span[1], span[0])):
+        before = bisect.bisect_left(taken, (end,))
+        if (before and taken[before - 1][1] > start) or paper.is_blocked(start):
             continue
-        if any(s <= start < e for s, e in paper.blocked):
-            continue
-        taken.append((start, end))
-        role = "proposed" if entity.proposed else "referenced"
-        mentions.append(
-            Mention(start, end, text[start:end], entity.name, entity.entity_type, role, entity.expansion)
+        bisect.insort(taken, (start, end))
+    mentions: list[Mention] = []
+    for start, end in taken:
+        named = {id(entity): entity for members in at[(start, end)] for entity in members}
+        here = sorted(
+            Mention(
+                start,
+                end,
+                text[start:end],
+                entity.name,
+                entity.entity_type,
+                "proposed" if entity.proposed else "referenced",
+                entity.expansion,
+            )
+            for entity in named.values()
         )
-    mentions.sort()
-    return mentions
+        if len(mentions) + len(here) > MAX_MENTIONS:
+            mentions += here[: MAX_MENTIONS - len(mentions)]
+            return mentions, True
+        mentions += here
+    return mentions, False
 
 
 def extract_entities(
@@ -2251,4 +2302,5 @@ def extract_entities(
     _add_languages(paper)
     _add_enumerated_contributions(paper, cues)
     _assign_roles(paper, cues)
-    return PaperEntities(_emit(paper), abbreviations)
+    mentions, capped = _emit(paper)
+    return PaperEntities(mentions, abbreviations, capped)
