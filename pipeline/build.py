@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import shutil
+import sys
 import tempfile
 import uuid
 from collections.abc import Callable
@@ -17,9 +18,10 @@ import polars as pl
 from pipeline.definitions import build_definitions
 from pipeline.defs.automation import build_tables, contiguous_blocks, ingest_files, range_tags
 from pipeline.defs.ingest import SEED_FILES, STAMP_PART, seed_file
-from pipeline.defs.resources import partition_dir
+from pipeline.defs.resources import BUILD_LOCK_TAG, partition_dir, partition_root
 from pipeline.lib.assemble import preparation_version
 from pipeline.lib.parse import seed_paths
+from pipeline.lib.publish import build_lock
 
 # Told of each run before it starts: (value of its RUN_TAG, what it does, how many steps it has).
 RunWatcher = Callable[[str, str, int], None]
@@ -86,12 +88,21 @@ def _stale_files(warehouse_dir: Path, seeds_dir: Path, names: list[str]) -> set[
     return stale
 
 
-def _sync_partitions(instance: dg.DagsterInstance, names: list[str], warehouse_dir: Path) -> list[str]:
+def _prune_staged_files(warehouse_dir: Path, names: list[str]) -> None:
+    """Delete what is staged for files that are no longer inputs, whichever instance (a temporary
+    one has no partitions to remember them by) staged it."""
+    root = partition_root(warehouse_dir, seed_file.key)
+    kept = {partition_dir(warehouse_dir, seed_file.key, name).name for name in names}
+    for staged in root.iterdir() if root.is_dir() else ():
+        if staged.name not in kept:
+            shutil.rmtree(staged, ignore_errors=True)
+
+
+def _sync_partitions(instance: dg.DagsterInstance, names: list[str]) -> list[str]:
     """Register a partition per input file and drop those of files that are gone; returns the order."""
     registered = instance.get_dynamic_partitions(SEED_FILES.name)
     for gone in sorted(set(registered) - set(names)):
         instance.delete_dynamic_partition(SEED_FILES.name, gone)
-        shutil.rmtree(partition_dir(warehouse_dir, seed_file.key, gone), ignore_errors=True)
     added = sorted(set(names) - set(registered))
     if added:
         instance.add_dynamic_partitions(SEED_FILES.name, added)
@@ -111,6 +122,10 @@ def resolve_job(seeds_dir: str, warehouse_dir: str, job_name: str, executor: str
     return build_definitions(seeds_dir, warehouse_dir, executor=EXECUTORS[executor]).resolve_job_def(job_name)
 
 
+def _say_waiting(message: str) -> None:
+    print(f"papers build: {message}", file=sys.stderr, flush=True)
+
+
 def run_build(
     seeds_dir: Path,
     warehouse_dir: Path,
@@ -118,33 +133,49 @@ def run_build(
     log_level: str = "WARNING",
     watch: RunWatcher | None = None,
     isolate_steps: bool | None = None,
+    waiting: Callable[[str], None] = _say_waiting,
 ) -> BuildOutcome:
     """Parse the files that changed (one ranged run per block of them), then build every table.
 
+    A build is one transaction over the warehouse: it holds the warehouse's build lock from its first
+    read of the input files to its publish, and a second build waits for it (`waiting` is told so).
     With `isolate_steps` every step runs in a process of its own (see EXECUTORS), which needs an
     instance that other processes can reach: pass a persistent one, or none for a temporary one.
     Without it every step runs in this process, with any instance. Unset, steps are isolated when
     the input files are large enough for memory to matter more than a process start per step.
     """
-    if isolate_steps is None:
-        isolate_steps = _input_bytes(seeds_dir) >= ISOLATE_FROM_BYTES
-    if instance is None:
+    with build_lock(warehouse_dir, f"papers build from {seeds_dir}", waiting) as token:
+        if isolate_steps is None:
+            isolate_steps = _input_bytes(seeds_dir) >= ISOLATE_FROM_BYTES
+        if instance is not None:
+            return _locked_build(seeds_dir, warehouse_dir, instance, log_level, watch, isolate_steps, token)
         if not isolate_steps:
-            return run_build(
-                seeds_dir, warehouse_dir, dg.DagsterInstance.ephemeral(), log_level, watch, False
-            )
+            ephemeral = dg.DagsterInstance.ephemeral()
+            return _locked_build(seeds_dir, warehouse_dir, ephemeral, log_level, watch, False, token)
         with (
             tempfile.TemporaryDirectory(prefix="papers-dagster-") as home,
             temporary_instance(home) as temporary,
         ):
-            return run_build(seeds_dir, warehouse_dir, temporary, log_level, watch, True)
+            return _locked_build(seeds_dir, warehouse_dir, temporary, log_level, watch, True, token)
+
+
+def _locked_build(
+    seeds_dir: Path,
+    warehouse_dir: Path,
+    instance: dg.DagsterInstance,
+    log_level: str,
+    watch: RunWatcher | None,
+    isolate_steps: bool,
+    lock_token: str,
+) -> BuildOutcome:
     if isolate_steps and instance.is_ephemeral:
         raise ValueError(
             "steps in processes of their own need a persistent Dagster instance, not an ephemeral one"
         )
     run_config = {"loggers": {"console": {"config": {"log_level": log_level}}}}
     names = [path.name for path in seed_paths(seeds_dir)]
-    ordered = _sync_partitions(instance, names, warehouse_dir)
+    ordered = _sync_partitions(instance, names)
+    _prune_staged_files(warehouse_dir, names)
     stale = _stale_files(warehouse_dir, seeds_dir, names)
 
     def execute(job_name: str, label: str, tags: dict | None = None) -> dg.ExecutionResult:
@@ -164,7 +195,11 @@ def run_build(
         if watch:
             watch(token, label, len(job.get_definition().graph.node_dict))
         with dg.execute_job(
-            job, instance, run_config=run_config, tags={**(tags or {}), RUN_TAG: token}
+            job,
+            instance,
+            run_config=run_config,
+            # The steps stage frames under the lock this build holds: they must not wait for it.
+            tags={**(tags or {}), RUN_TAG: token, BUILD_LOCK_TAG: lock_token},
         ) as result:
             return result
 

@@ -4,13 +4,15 @@ import dataclasses
 import json
 import os
 import pickle
+from pathlib import Path
 
 import dagster as dg
 import polars as pl
 from filelock import FileLock
 
 from pipeline.defs.metadata import markdown_preview
-from pipeline.defs.resources import STAGING_DIR, WarehousePaths, read_staged, staged_path
+from pipeline.defs.resources import STAGING_DIR, WarehousePaths, staged_snapshots
+from pipeline.lib.publish import content_digest, record_passed
 from pipeline.lib.reconcile import reconcile
 from pipeline.lib.schema import TABLES, Table
 from pipeline.lib.validate import (
@@ -24,6 +26,28 @@ from pipeline.lib.validate import (
 EXAMPLES = 10
 REPORTS_DIR = "reports"
 VALIDATIONS_DIR = "validations"
+# Under the validations: each check's record of the table contents (digests) it passed on.
+PASSED_DIR = "passed"
+
+
+def _related(table: Table) -> list[str]:
+    return sorted({key.table for key in table.foreign_keys} - {table.name})
+
+
+# Every blocking check and the staged tables it reads: publish converts tables only when, by their
+# digests, they are the ones every check passed on.
+CHECKED_TABLES: dict[str, list[str]] = {
+    **{f"{t.name}_matches_schema": [t.name, *_related(t)] for t in TABLES.values()},
+    "nothing_lost": ["documents", "rejects", "input_files"],
+}
+
+
+def passed_dir(paths: WarehousePaths) -> Path:
+    return paths.warehouse() / STAGING_DIR / VALIDATIONS_DIR / PASSED_DIR
+
+
+def _digests(files: dict[str, Path]) -> dict[str, str]:
+    return {name: content_digest(path) for name, path in files.items()}
 
 
 def _publish_report(paths: WarehousePaths, run_id: str, validation: TableValidation) -> dict:
@@ -54,11 +78,12 @@ def _failure_table(validation: TableValidation) -> str:
 
 def schema_check(table: Table) -> dg.AssetChecksDefinition:
     """A blocking Great Expectations check of one table, its suite derived from the schema module."""
-    related = sorted({key.table for key in table.foreign_keys} - {table.name})
+    related = _related(table)
+    check_name = f"{table.name}_matches_schema"
 
     @dg.asset_check(
         asset=table.name,
-        name=f"{table.name}_matches_schema",
+        name=check_name,
         blocking=True,
         additional_deps=related,
         description=f"Great Expectations suite of {table.name} derived from the schema module: types, "
@@ -67,21 +92,26 @@ def schema_check(table: Table) -> dg.AssetChecksDefinition:
     def _check(context: dg.AssetCheckExecutionContext, paths: WarehousePaths) -> dg.AssetCheckResult:
         # One function serves every table, so tables are read from staging rather than named
         # parameters; from the file, so that a table of a million abstracts is read in chunks.
-        staged = staged_path(paths.warehouse(), dg.AssetKey(table.name))
-        # Only the referenced keys: a table of a million abstracts is otherwise read for its ids.
-        references = {
-            name: read_staged(
-                paths.warehouse(), name, sorted({k.ref_column for k in table.foreign_keys if k.table == name})
+        with staged_snapshots(paths.warehouse(), [table.name, *related]) as files:
+            # Only the referenced keys: a table of a million abstracts is otherwise read for its ids.
+            references = {
+                name: pl.read_parquet(
+                    files[name],
+                    columns=sorted({k.ref_column for k in table.foreign_keys if k.table == name}),
+                    glob=False,
+                )
+                for name in related
+            }
+            # Rows unchanged since a validation that passed are not given to GX again.
+            passed_rows = paths.warehouse() / STAGING_DIR / VALIDATIONS_DIR / f"{table.name}.passed.parquet"
+            validation = validate_table(
+                table, files[table.name], references, passed_rows=load_passed_rows(passed_rows, table)
             )
-            for name in related
-        }
-        # Rows unchanged since a validation that passed are not given to GX again.
-        passed_rows = paths.warehouse() / STAGING_DIR / VALIDATIONS_DIR / f"{table.name}.passed.parquet"
-        validation = validate_table(
-            table, staged, references, passed_rows=load_passed_rows(passed_rows, table)
-        )
-        if validation.success and validation.row_hashes is not None:
-            save_passed_rows(passed_rows, table, validation.row_hashes)
+            digests = _digests(files)
+        if validation.success:
+            record_passed(passed_dir(paths), check_name, digests)
+            if validation.row_hashes is not None:
+                save_passed_rows(passed_rows, table, validation.row_hashes)
         validation = dataclasses.replace(validation, row_hashes=None)
         reports = _publish_report(paths, context.run.run_id, validation)
         failures = validation.failures()
@@ -96,6 +126,7 @@ def schema_check(table: Table) -> dg.AssetChecksDefinition:
                 "failures": dg.MetadataValue.md(_failure_table(validation)),
                 "report": dg.MetadataValue.path(str(reports["html"])),
                 "report_json": dg.MetadataValue.path(str(reports["json"])),
+                "table_digests": dg.MetadataValue.json(digests),
             },
         )
 
@@ -108,18 +139,22 @@ schema_checks = [schema_check(table) for table in TABLES.values()]
 @dg.asset_check(
     asset="documents",
     blocking=True,
-    additional_ins={"rejects": dg.AssetIn(), "input_files": dg.AssetIn()},
+    additional_deps=["rejects", "input_files"],
     description="Every non-blank input line is a header, inside one document or inside one reject.",
 )
-def nothing_lost(
-    paths: WarehousePaths, rejects: pl.DataFrame, input_files: pl.DataFrame
-) -> dg.AssetCheckResult:
-    # Only the line spans of the documents, read from staging: the texts are gigabytes at scale.
-    documents = read_staged(paths.warehouse(), "documents", ["source_file", "line_start", "line_end"])
+def nothing_lost(paths: WarehousePaths) -> dg.AssetCheckResult:
+    with staged_snapshots(paths.warehouse(), CHECKED_TABLES["nothing_lost"]) as files:
+        # Only the line spans of the documents: the texts are gigabytes at scale.
+        spans = ["source_file", "line_start", "line_end"]
+        documents = pl.read_parquet(files["documents"], columns=spans, glob=False)
+        rejects = pl.read_parquet(files["rejects"], glob=False)
+        input_files = pl.read_parquet(files["input_files"], glob=False)
+        digests = _digests(files)
     kept = paths.warehouse() / STAGING_DIR / VALIDATIONS_DIR / "nothing_lost.balanced.json"
     balanced = json.loads(kept.read_text()) if kept.is_file() else None
     problems, keys = reconcile(paths.seeds(), documents, rejects, input_files, balanced)
     if problems.height == 0:
+        record_passed(passed_dir(paths), "nothing_lost", digests)
         kept.parent.mkdir(parents=True, exist_ok=True)
         partial = kept.with_name(f".{kept.name}.{os.getpid()}.partial")  # two builds at once write apart
         partial.write_text(json.dumps(keys, indent=1, sort_keys=True))
@@ -137,5 +172,6 @@ def nothing_lost(
             "lines_not_accounted_for": lost,
             "lines_accounted_for_twice_or_more": problems.height - lost,
             "examples": dg.MetadataValue.md(markdown_preview(problems, EXAMPLES)),
+            "table_digests": dg.MetadataValue.json(digests),
         },
     )

@@ -6,9 +6,10 @@ import shutil
 import dagster as dg
 import polars as pl
 
-from pipeline.defs.resources import STAGING_DIR, WarehousePaths, read_staged, staged_path
+from pipeline.defs.checks import CHECKED_TABLES, passed_dir
+from pipeline.defs.resources import STAGING_DIR, WarehousePaths, staged_snapshots
 from pipeline.lib.overview import write_overview
-from pipeline.lib.publish import publish
+from pipeline.lib.publish import PublishError, content_digest, forget_other_passes, publish, unpassed_checks
 from pipeline.lib.schema import TABLES
 
 GROUP = "publish"
@@ -28,14 +29,25 @@ def input_fingerprint(input_files: pl.DataFrame) -> str:
     deps=list(TABLES),
 )
 def warehouse(context: dg.AssetExecutionContext, paths: WarehousePaths):
-    """Publish every table as zstd Parquet and into papers.duckdb, swapping the release in atomically.
+    """Publish every table as zstd Parquet and into papers.duckdb, switching the release in atomically.
 
-    The tables are read from their staged Parquet files batch by batch, never whole.
+    The tables are read from their staged Parquet files batch by batch, never whole, and only when
+    their contents are those every blocking check passed on.
     """
     warehouse_dir = paths.warehouse()
-    sources = {name: staged_path(warehouse_dir, dg.AssetKey(name)) for name in TABLES}
-    fingerprint = input_fingerprint(read_staged(warehouse_dir, "input_files"))
-    release = publish(sources, warehouse_dir, input_fingerprint=fingerprint)
+    with staged_snapshots(warehouse_dir, list(TABLES)) as files:
+        digests = {name: content_digest(path) for name, path in files.items()}
+        unpassed = unpassed_checks(passed_dir(paths), CHECKED_TABLES, digests)
+        if unpassed:
+            raise PublishError(
+                f"the staged tables are not the ones that passed {', '.join(unpassed)}: run the checks "
+                "again (did another build change the staging area?)"
+            )
+        fingerprint = input_fingerprint(pl.read_parquet(files["input_files"], glob=False))
+        release = publish(
+            files, warehouse_dir, input_fingerprint=fingerprint, extra_manifest={"table_digests": digests}
+        )
+    forget_other_passes(passed_dir(paths), CHECKED_TABLES, digests)
     # Token counts that builds before the index was made by create_fts_index kept for reuse.
     shutil.rmtree(warehouse_dir / STAGING_DIR / "search_tokens", ignore_errors=True)
     overview = write_overview(release.warehouse_dir)
@@ -49,6 +61,7 @@ def warehouse(context: dg.AssetExecutionContext, paths: WarehousePaths):
             "overview": dg.MetadataValue.path(str(overview)),
             "validation_report": dg.MetadataValue.path(str(validation_report)),
             "row_counts": dg.MetadataValue.json(release.row_counts),
+            "table_digests": dg.MetadataValue.json(digests),
             **{f"rows/{name}": count for name, count in release.row_counts.items()},
         }
     )

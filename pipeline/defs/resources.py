@@ -1,17 +1,25 @@
 """Resources: where to read seeds and write the warehouse, and how assets hand frames to each other."""
 
+import contextlib
+import functools
 import os
 import shutil
+import sys
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 import dagster as dg
 import polars as pl
 
 from pipeline.lib import config
+from pipeline.lib.publish import build_lock, build_lock_holder, snapshot
 
 STAGING_DIR = ".staging"
+# Staged files pinned by a step that must read the same bytes more than once (see staged_snapshots).
+SNAPSHOTS_DIR = "snapshots"
 # AssetIn metadata keys (see StagedFrameIOManager): the columns a step reads of an upstream frame,
 # and whether it gets a polars LazyFrame over the staged file instead of the frame in memory.
 COLUMNS = "columns"
@@ -21,6 +29,8 @@ PATHS = "paths"
 # Directories of linked parts kept per staged frame: the current one and the one before, which a
 # build running at the same time may still be reading.
 KEEP_LINKED_VERSIONS = 2
+# Run tag: the token of the build lock that the run's launcher (`papers build`) holds for it.
+BUILD_LOCK_TAG = "papers/build_lock"
 
 
 class WarehousePaths(dg.ConfigurableResource):
@@ -42,11 +52,31 @@ def staged_path(warehouse_dir: Path, asset_key: dg.AssetKey) -> Path:
 
 def read_staged(warehouse_dir: Path, asset_name: str, columns: list[str] | None = None) -> pl.DataFrame:
     """The frame an upstream step staged, for checks that declare the dependency without loading it."""
-    return pl.read_parquet(staged_path(warehouse_dir, dg.AssetKey(asset_name)), columns=columns)
+    return pl.read_parquet(staged_path(warehouse_dir, dg.AssetKey(asset_name)), columns=columns, glob=False)
+
+
+@contextlib.contextmanager
+def staged_snapshots(warehouse_dir: Path, asset_names: list[str]) -> Iterator[dict[str, Path]]:
+    """The staged files of these assets, pinned (hard links) for as long as the block runs: what a
+    check digests is what it validates, and what publish digests is what it converts."""
+    directory = warehouse_dir / STAGING_DIR / SNAPSHOTS_DIR / uuid.uuid4().hex
+    try:
+        yield {
+            name: snapshot(staged_path(warehouse_dir, dg.AssetKey(name)), directory / f"{name}.parquet")
+            for name in asset_names
+        }
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 def partition_dir(warehouse_dir: Path, asset_key: dg.AssetKey, partition_key: str) -> Path:
-    return warehouse_dir / STAGING_DIR / "__".join(asset_key.path) / partition_key
+    """Where a partition's parts are staged. The key is an input file's name, which may hold `*`, `?`
+    or `[`: escaped, the directory name is never a pattern to a reader that globs, and never `..`."""
+    return partition_root(warehouse_dir, asset_key) / quote(partition_key, safe="")
+
+
+def partition_root(warehouse_dir: Path, asset_key: dg.AssetKey) -> Path:
+    return warehouse_dir / STAGING_DIR / "__".join(asset_key.path)
 
 
 def _write_atomically(frame: pl.DataFrame | pl.LazyFrame, path: Path) -> None:
@@ -95,15 +125,34 @@ def _link_parts(parts: LinkedParts, path: Path) -> None:
         shutil.rmtree(stale, ignore_errors=True)
 
 
+def _stage_parts(target: Path, partition_key: str, parts: dict[str, pl.DataFrame | Path]) -> None:
+    """Write each part to `target`; a part given as a path must already be written there."""
+    for name, frame in parts.items():
+        if isinstance(frame, Path):
+            if frame != target / f"{name}.parquet":
+                raise ValueError(f"part {name} of {partition_key} is staged at {frame}, not {target}")
+            continue
+        _write_atomically(frame, target / f"{name}.parquet")
+
+
 def stage_partition(
-    warehouse_dir: Path, asset_key: dg.AssetKey, partition_key: str, parts: dict[str, pl.DataFrame]
+    warehouse_dir: Path, asset_key: dg.AssetKey, partition_key: str, parts: dict[str, pl.DataFrame | Path]
 ) -> dict[str, Path]:
     """Store one partition's parts where the IO manager keeps them, before the step ends: a step of
     many partitions then holds one at a time and returns the paths."""
     target = partition_dir(warehouse_dir, asset_key, partition_key)
-    for name, frame in parts.items():
-        _write_atomically(frame, target / f"{name}.parquet")
+    _stage_parts(target, partition_key, parts)
     return {name: target / f"{name}.parquet" for name in parts}
+
+
+def _warn(context: dg.InitResourceContext):
+    def warn(message: str) -> None:
+        if context.log:
+            context.log.warning(message)
+        else:
+            print(message, file=sys.stderr)
+
+    return warn
 
 
 class StagedFrameIOManager(dg.ConfigurableIOManager):
@@ -124,6 +173,19 @@ class StagedFrameIOManager(dg.ConfigurableIOManager):
     def _warehouse(self) -> Path:
         return config.warehouse_dir(self.warehouse_dir)
 
+    @contextlib.contextmanager
+    def yield_for_execution(self, context: dg.InitResourceContext):
+        """Hold the warehouse's build lock while the run's steps stage frames (every step of a run in
+        one process shares this resource), unless the run's launcher holds it for the run already."""
+        run = context.run
+        token = run.tags.get(BUILD_LOCK_TAG) if run else None
+        warehouse = self._warehouse()
+        with contextlib.ExitStack() as stack:
+            if token is None or token != build_lock_holder(warehouse):
+                name = f"Dagster run {run.run_id}" if run else "a Dagster execution"
+                stack.enter_context(build_lock(warehouse, name, waiting=_warn(context)))
+            yield stack.enter_context(super().yield_for_execution(context))
+
     def handle_output(self, context: dg.OutputContext, obj) -> None:
         if not context.has_asset_partitions:
             path = staged_path(self._warehouse(), context.asset_key)
@@ -134,12 +196,7 @@ class StagedFrameIOManager(dg.ConfigurableIOManager):
             return
         for partition_key, parts in obj.items():
             target = partition_dir(self._warehouse(), context.asset_key, partition_key)
-            for name, frame in parts.items():
-                if isinstance(frame, Path):
-                    if frame != target / f"{name}.parquet":
-                        raise ValueError(f"part {name} of {partition_key} is staged at {frame}, not {target}")
-                    continue
-                _write_atomically(frame, target / f"{name}.parquet")
+            _stage_parts(target, partition_key, parts)
 
     def load_input(self, context: dg.InputContext):
         lazy = context.definition_metadata.get(LAZY, False)
@@ -148,14 +205,16 @@ class StagedFrameIOManager(dg.ConfigurableIOManager):
             path = staged_path(self._warehouse(), context.asset_key)
             columns = context.definition_metadata.get(COLUMNS)
             if lazy:
-                return pl.scan_parquet(path) if columns is None else pl.scan_parquet(path).select(columns)
-            return pl.read_parquet(path, columns=columns)
+                scan = pl.scan_parquet(path, glob=False)
+                return scan if columns is None else scan.select(columns)
+            return pl.read_parquet(path, columns=columns, glob=False)
         if context.definition_metadata.get(PATHS, False):
             read = Path
         else:
-            read = pl.scan_parquet if lazy else pl.read_parquet
+            read = functools.partial(pl.scan_parquet if lazy else pl.read_parquet, glob=False)
         loaded = {}
         for partition_key in sorted(context.asset_partition_keys):
             source = partition_dir(self._warehouse(), context.asset_key, partition_key)
-            loaded[partition_key] = {path.stem: read(path) for path in sorted(source.glob("*.parquet"))}
+            parts = sorted(p for p in source.iterdir() if p.suffix == ".parquet")
+            loaded[partition_key] = {path.stem: read(path) for path in parts}
         return loaded

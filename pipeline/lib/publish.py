@@ -1,18 +1,25 @@
 """Publish the warehouse atomically: Parquet files and a self-contained DuckDB database.
 
-A release is written in full under `<warehouse>/.releases/<build_id>/` and only then swapped in:
-`<warehouse>/parquet` is a symlink switched with one atomic rename, and `papers.duckdb` is a new
-file renamed over the old one. A failed build never touches the published files, and a reader
-holding the old database open keeps reading the old file while the next build replaces it.
+A release (its Parquet files, `papers.duckdb` and `manifest.json`) is written in full under
+`<warehouse>/.releases/<build_id>/` and switched in by one atomic rename of the symlink
+`<warehouse>/current`. The public paths `parquet`, `papers.duckdb` and `manifest.json` are fixed
+symlinks through `current`, so a crash at any point leaves the old release or the new one whole,
+never a mix, and a reader holding the old database open keeps reading the old file.
+
+One build at a time: `build_lock` is held by a whole build, from its first read of the inputs to
+its publish; the shorter publish lock guards the release directory against callers of `publish`
+that run outside a build.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import time
-from collections.abc import Iterator, Mapping
+import uuid
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,6 +28,7 @@ import duckdb
 import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
+import xxhash
 from filelock import FileLock, Timeout
 
 from pipeline.lib.schema import SCHEMA_VERSION, TABLES, Table
@@ -28,9 +36,15 @@ from pipeline.lib.search import create_search_index
 
 DATABASE_NAME = "papers.duckdb"
 PARQUET_DIR = "parquet"
+MANIFEST_NAME = "manifest.json"
+# The one link a release is switched by; the public paths resolve through it.
+CURRENT_LINK = "current"
+PUBLIC_NAMES = (PARQUET_DIR, DATABASE_NAME, MANIFEST_NAME)
 RELEASES_DIR = ".releases"
 LOCK_NAME = ".publish.lock"
-MANIFEST_NAME = "manifest.json"
+BUILD_LOCK_NAME = ".build.lock"
+# Who holds the build lock, for the message of a build that waits for it.
+BUILD_OWNER_NAME = ".build.owner.json"
 KEEP_RELEASES = 2
 LOCK_TIMEOUT_SECONDS = 600
 # Rows converted at a time when a table comes as a Parquet file: publishing never holds a table.
@@ -39,6 +53,8 @@ DUCKDB_MEMORY_ENV = "PAPERS_DUCKDB_MEMORY_LIMIT"
 # DuckDB would take 80% of RAM; loading the tables and building the index spill to disk instead.
 # 1.5 GB, not 2: at a million papers the step then peaks 0.3 GB lower, within a 4 GB build.
 DEFAULT_DUCKDB_MEMORY = "1.5GB"
+DIGEST_ALGORITHM = "xxh3_128"
+DIGEST_CHUNK_BYTES = 8 * 2**20
 
 # A table to publish: a frame, or a Parquet file with its columns (read in batches).
 TableSource = pl.DataFrame | Path
@@ -60,6 +76,64 @@ class Release:
 
     def parquet(self, table: str) -> Path:
         return self.warehouse_dir / PARQUET_DIR / f"{table}.parquet"
+
+
+def content_digest(path: Path) -> str:
+    """The digest of a file's bytes: what a check validated and what publish converts are compared
+    by content, never by path (a path may point at other bytes by the time it is read again)."""
+    digest = xxhash.xxh3_128()
+    with path.open("rb") as file:
+        while chunk := file.read(DIGEST_CHUNK_BYTES):
+            digest.update(chunk)
+    return f"{DIGEST_ALGORITHM}:{digest.hexdigest()}"
+
+
+def snapshot(path: Path, target: Path) -> Path:
+    """Pin the bytes at `path` (through any symlink) under `target`, a hard link where the file
+    system allows: staged files are replaced by rename, never rewritten, so the link keeps them."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    source = path.resolve(strict=True)
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copyfile(source, target)
+    return target
+
+
+def _passed_marker(directory: Path, check: str, digests: Mapping[str, str]) -> Path:
+    key = xxhash.xxh3_128(json.dumps(sorted(digests.items())).encode()).hexdigest()
+    return directory / check / f"{key}.json"
+
+
+def record_passed(directory: Path, check: str, digests: Mapping[str, str]) -> None:
+    """Record that `check` passed on the tables of these digests (table name -> content_digest)."""
+    marker = _passed_marker(directory, check, digests)
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    partial = marker.with_name(f".{marker.name}.{os.getpid()}.partial")
+    partial.write_text(json.dumps(dict(sorted(digests.items())), indent=1))
+    partial.replace(marker)
+
+
+def unpassed_checks(
+    directory: Path, checks: Mapping[str, Sequence[str]], digests: Mapping[str, str]
+) -> list[str]:
+    """The checks (name -> the tables it reads) that never passed on the tables of these digests."""
+    return [
+        check
+        for check, tables in checks.items()
+        if not _passed_marker(directory, check, {t: digests[t] for t in tables}).is_file()
+    ]
+
+
+def forget_other_passes(
+    directory: Path, checks: Mapping[str, Sequence[str]], digests: Mapping[str, str]
+) -> None:
+    """Drop every record of a pass but those on the tables of these digests (the published ones)."""
+    for check, tables in checks.items():
+        kept = _passed_marker(directory, check, {t: digests[t] for t in tables})
+        for marker in (directory / check).glob("*.json"):
+            if marker != kept:
+                marker.unlink(missing_ok=True)
 
 
 def _sql_literal(text: str) -> str:
@@ -86,6 +160,14 @@ def _batches(table: Table, source: TableSource, schema: pa.Schema) -> Iterator[p
         yield from table.conform(frame).to_arrow().cast(schema).to_batches()
 
 
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def write_parquet(table: Table, source: TableSource, path: Path, file_metadata: Mapping[str, str]) -> int:
     """Write the table as zstd Parquet with the declared schema; returns its number of rows."""
     schema = arrow_schema(table, file_metadata)
@@ -94,6 +176,7 @@ def write_parquet(table: Table, source: TableSource, path: Path, file_metadata: 
         for batch in _batches(table, source, schema):
             writer.write_batch(batch)
             rows += batch.num_rows
+    _fsync(path)
     return rows
 
 
@@ -109,9 +192,16 @@ def write_database(path: Path, parquet_paths: Mapping[str, Path], previous: Path
         con.execute("SET enable_progress_bar = false")
         for name, parquet_path in parquet_paths.items():
             table = TABLES[name]
-            con.execute(
-                f"CREATE TABLE {name} AS SELECT * FROM read_parquet({_sql_literal(str(parquet_path))})"
+            # Streamed from an open file: DuckDB's read_parquet would take the path as a glob.
+            parquet = pq.ParquetFile(parquet_path)
+            con.register(
+                "staged_table",
+                pa.RecordBatchReader.from_batches(
+                    parquet.schema_arrow, parquet.iter_batches(batch_size=BATCH_ROWS)
+                ),
             )
+            con.execute(f"CREATE TABLE {name} AS SELECT * FROM staged_table")
+            con.unregister("staged_table")
             con.execute(f"COMMENT ON TABLE {name} IS {_sql_literal(table.description)}")
             for column in table.columns:
                 con.execute(f'COMMENT ON COLUMN {name}."{column.name}" IS {_sql_literal(column.description)}')
@@ -121,20 +211,67 @@ def write_database(path: Path, parquet_paths: Mapping[str, Path], previous: Path
         con.close()
 
 
-def _swap_parquet_link(warehouse_dir: Path, release_dir: Path) -> None:
-    link = warehouse_dir / PARQUET_DIR
-    if link.exists() and not link.is_symlink():
-        # A directory left by hand (or an older layout) is kept as a release, not deleted.
-        link.rename(warehouse_dir / RELEASES_DIR / f"previous-{int(time.time())}")
-    tmp_link = warehouse_dir / f".{PARQUET_DIR}.{os.getpid()}.tmp"
-    tmp_link.unlink(missing_ok=True)
-    os.symlink(os.path.relpath(release_dir / PARQUET_DIR, warehouse_dir), tmp_link)
-    os.replace(tmp_link, link)
+def _link(path: Path, target: str) -> None:
+    """Point the symlink `path` at `target` with one atomic rename."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.unlink(missing_ok=True)
+    os.symlink(target, tmp)
+    os.replace(tmp, path)
 
 
-def _prune_releases(releases_dir: Path, keep: str) -> None:
-    old = sorted((p for p in releases_dir.iterdir() if p.is_dir() and p.name != keep), key=lambda p: p.name)
-    for path in old[: max(0, len(old) - (KEEP_RELEASES - 1))]:
+def _switch(warehouse_dir: Path, release_dir: Path) -> None:
+    _link(warehouse_dir / CURRENT_LINK, os.path.relpath(release_dir, warehouse_dir))
+    _fsync(warehouse_dir)
+
+
+def _adopt_old_layout(warehouse_dir: Path) -> None:
+    """Make the release an older layout published (`parquet` a link to a release or a directory,
+    `papers.duckdb` and `manifest.json` files) the current one, with the same bytes: every public
+    path keeps serving the old release until the first switch."""
+    parquet = warehouse_dir / PARQUET_DIR
+    if parquet.is_symlink() and parquet.resolve().parent.parent == (warehouse_dir / RELEASES_DIR).resolve():
+        release = parquet.resolve().parent
+    elif parquet.is_dir() and not parquet.is_symlink():
+        release = warehouse_dir / RELEASES_DIR / f"previous-{int(time.time())}"
+        release.mkdir()
+        parquet.rename(release / PARQUET_DIR)
+        _link(parquet, os.path.relpath(release / PARQUET_DIR, warehouse_dir))
+    else:
+        return
+    for name in (DATABASE_NAME, MANIFEST_NAME):
+        path = warehouse_dir / name
+        if path.is_file() and not path.is_symlink() and not (release / name).exists():
+            snapshot(path, release / name)
+    _switch(warehouse_dir, release)
+
+
+def _ensure_public_links(warehouse_dir: Path) -> None:
+    if not (warehouse_dir / CURRENT_LINK).is_symlink():
+        _adopt_old_layout(warehouse_dir)
+    for name in PUBLIC_NAMES:
+        path, target = warehouse_dir / name, f"{CURRENT_LINK}/{name}"
+        if not (path.is_symlink() and os.readlink(path) == target):
+            _link(path, target)
+
+
+def _clear_leftovers(warehouse_dir: Path, releases_dir: Path) -> None:
+    """What a publish killed before it finished left: only the holder of the publish lock writes these."""
+    for partial in releases_dir.glob(".*.partial"):
+        shutil.rmtree(partial, ignore_errors=True)
+    for tmp in warehouse_dir.glob(".*.tmp"):
+        if tmp.is_symlink():
+            tmp.unlink(missing_ok=True)
+
+
+def _prune_releases(warehouse_dir: Path, releases_dir: Path) -> None:
+    """Keep the current release and the newest others up to KEEP_RELEASES in all. A reader holding a
+    pruned release's database open keeps reading it: the file goes when the reader closes it."""
+    current = (warehouse_dir / CURRENT_LINK).resolve()
+    others = sorted(
+        (p for p in releases_dir.iterdir() if p.is_dir() and not p.name.startswith(".") and p != current),
+        key=lambda p: p.stat().st_mtime,
+    )
+    for path in others[: max(0, len(others) - (KEEP_RELEASES - 1))]:
         shutil.rmtree(path, ignore_errors=True)
 
 
@@ -149,7 +286,7 @@ def publish(
     input_fingerprint: str,
     extra_manifest: Mapping[str, object] | None = None,
 ) -> Release:
-    """Write a complete release and swap it in; the previous release stays intact on any failure.
+    """Write a complete release and switch it in; the previous release stays intact on any failure.
 
     A table given as a Parquet file is converted batch by batch, so that memory stays bounded.
     """
@@ -167,10 +304,12 @@ def publish(
             f"another build has held the publish lock {lock.lock_file} for {LOCK_TIMEOUT_SECONDS}s"
         ) from error
     try:
+        _clear_leftovers(warehouse_dir, releases_dir)
+        _ensure_public_links(warehouse_dir)
         build_id = new_build_id(input_fingerprint)
         release_dir = releases_dir / build_id
-        staging_dir = releases_dir / f".{build_id}.partial"
-        (staging_dir / PARQUET_DIR).mkdir(parents=True)
+        partial = releases_dir / f".{build_id}.partial"
+        (partial / PARQUET_DIR).mkdir(parents=True)
         built_at = datetime.now(UTC).isoformat(timespec="seconds")
         file_metadata = {
             "schema_version": SCHEMA_VERSION,
@@ -180,22 +319,63 @@ def publish(
         }
         parquet_paths, row_counts = {}, {}
         for name, source in tables.items():
-            parquet_paths[name] = staging_dir / PARQUET_DIR / f"{name}.parquet"
+            parquet_paths[name] = partial / PARQUET_DIR / f"{name}.parquet"
             row_counts[name] = write_parquet(TABLES[name], source, parquet_paths[name], file_metadata)
-        staging_db = staging_dir / DATABASE_NAME
-        previous = warehouse_dir / DATABASE_NAME
-        write_database(staging_db, parquet_paths, previous=previous if previous.is_file() else None)
+        # Resolved: the last release's own file, whatever `current` points at later.
+        previous = (warehouse_dir / CURRENT_LINK / DATABASE_NAME).resolve()
+        database = partial / DATABASE_NAME
+        write_database(database, parquet_paths, previous=previous if previous.is_file() else None)
         manifest = {**file_metadata, "row_counts": row_counts, **(extra_manifest or {})}
-        (staging_dir / MANIFEST_NAME).write_text(json.dumps(manifest, indent=2, default=str) + "\n")
-        staging_dir.rename(release_dir)
-
-        _swap_parquet_link(warehouse_dir, release_dir)
-        os.replace(release_dir / DATABASE_NAME, warehouse_dir / DATABASE_NAME)
-        shutil.copyfile(release_dir / MANIFEST_NAME, warehouse_dir / f".{MANIFEST_NAME}.tmp")
-        os.replace(warehouse_dir / f".{MANIFEST_NAME}.tmp", warehouse_dir / MANIFEST_NAME)
-        _prune_releases(releases_dir, keep=build_id)
+        (partial / MANIFEST_NAME).write_text(json.dumps(manifest, indent=2, default=str) + "\n")
+        _fsync(partial / MANIFEST_NAME)
+        partial.rename(release_dir)
+        _switch(warehouse_dir, release_dir)
+        _prune_releases(warehouse_dir, releases_dir)
         return Release(build_id, warehouse_dir, row_counts)
     finally:
-        for partial in releases_dir.glob(".*.partial"):
-            shutil.rmtree(partial, ignore_errors=True)
+        _clear_leftovers(warehouse_dir, releases_dir)
+        lock.release()
+
+
+def _describe_owner(warehouse_dir: Path) -> str:
+    try:
+        owner = json.loads((warehouse_dir / BUILD_OWNER_NAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "another build"
+    who = owner.get("description") or "another build"
+    return f"{who} (pid {owner.get('pid')}, since {owner.get('since')})"
+
+
+def build_lock_holder(warehouse_dir: Path) -> str | None:
+    """The token of the build holding the warehouse's build lock, as it recorded it."""
+    try:
+        return json.loads((warehouse_dir / BUILD_OWNER_NAME).read_text(encoding="utf-8")).get("token")
+    except (OSError, ValueError):
+        return None
+
+
+@contextlib.contextmanager
+def build_lock(warehouse_dir: Path, description: str, waiting: Callable[[str], None]) -> Iterator[str]:
+    """Hold the warehouse's build lock for a whole build, waiting for another build to finish first
+    (`waiting` is told so once). Yields this build's token, which the steps of the build that run
+    elsewhere present to show that their launcher holds the lock. The lock goes with the process
+    holding it, so a killed build never leaves it held."""
+    warehouse_dir.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(warehouse_dir / BUILD_LOCK_NAME)
+    try:
+        lock.acquire(blocking=False)
+    except Timeout:
+        waiting(f"waiting for {_describe_owner(warehouse_dir)} to finish with the warehouse {warehouse_dir}")
+        lock.acquire()
+    token = uuid.uuid4().hex
+    owner = warehouse_dir / BUILD_OWNER_NAME
+    try:
+        partial = owner.with_name(f".{owner.name}.{os.getpid()}.partial")
+        since = datetime.now(UTC).isoformat(timespec="seconds")
+        record = {"token": token, "pid": os.getpid(), "since": since, "description": description}
+        partial.write_text(json.dumps(record))
+        partial.replace(owner)
+        yield token
+    finally:
+        owner.unlink(missing_ok=True)
         lock.release()
