@@ -10,7 +10,8 @@ import pytest
 from pipeline.build import run_build
 from pipeline.definitions import build_definitions
 from pipeline.defs.automation import build_tables, contiguous_blocks, ingest_files, range_tags
-from pipeline.defs.ingest import SEED_FILES
+from pipeline.defs.ingest import SEED_FILES, seed_file
+from pipeline.defs.resources import partition_root
 from pipeline.lib.search import search
 from tests.conftest import SEEDS
 
@@ -141,3 +142,35 @@ def test_steps_in_processes_of_their_own_build_what_one_process_builds(seeds_cop
 def test_isolated_steps_refuse_an_instance_other_processes_cannot_reach(tmp_path):
     with pytest.raises(ValueError, match="persistent Dagster instance"):
         run_build(SEEDS, tmp_path / "warehouse", dg.DagsterInstance.ephemeral(), isolate_steps=True)
+
+
+def test_staged_parts_of_a_removed_file_go_without_a_persistent_instance(seeds_copy, tmp_path):
+    warehouse = tmp_path / "warehouse"
+    assert run_build(seeds_copy, warehouse).published  # a fresh ephemeral instance each time
+    staged = partition_root(warehouse, seed_file.key)
+    assert sorted(p.name for p in staged.iterdir()) == sorted(p.name for p in seeds_copy.iterdir())
+    (seeds_copy / "002_4b23d85508f43a9c.txt").unlink()
+    assert run_build(seeds_copy, warehouse).published
+    assert [p.name for p in staged.iterdir()] == ["000_7beccc23ec4b2ebf.txt"]
+
+
+def _seed_text(abstracts: list[str]) -> str:
+    return "\n\n".join(["ICLR 2024 Papers", *abstracts]) + "\n"
+
+
+def test_file_names_that_look_like_globs_are_read_as_names(tmp_path):
+    """`[1]` would match no file and `p*` would match `pq.txt` too, if a path were read as a glob."""
+    paragraphs = (SEEDS / "000_7beccc23ec4b2ebf.txt").read_text(encoding="utf-8").split("\n\n")[1:]
+    abstracts = [p.strip() for p in paragraphs if p.strip()]
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    files = {"paper[1].txt": abstracts[:2], "p*.txt": abstracts[2:3], "pq.txt": abstracts[3:5], "p?.txt": []}
+    for name, texts in files.items():
+        (seeds / name).write_text(_seed_text(texts or abstracts[5:6]), encoding="utf-8")
+    outcome = run_build(seeds, tmp_path / "warehouse")
+    assert outcome.published, outcome.reason
+    tables = _tables(tmp_path / "warehouse")
+    per_file = dict(tables["documents"].group_by("source_file").len().iter_rows())
+    assert per_file == {"paper[1].txt": 2, "p*.txt": 1, "pq.txt": 2, "p?.txt": 1}
+    assert dict(tables["input_files"].select("source_file", "n_documents").iter_rows()) == per_file
+    assert tables["documents"]["document_id"].is_unique().all()
