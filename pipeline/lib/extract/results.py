@@ -230,18 +230,28 @@ def find_results(text: str, mentions: Sequence[MentionSpan] = ()) -> list[Result
     found.sort()
     sentences = split_sentences(text)
     sentence_starts = [s for s, _ in sentences]
+    semicolons = [m.start() for m in re.finditer(";", text)]
     dataset_mentions = _cues_of_type(mentions, "dataset")
     compared_in: dict[tuple[int, int], str | None] = {}
+    # What a sentence gives its results, worked out once per sentence: a text of many results and
+    # no full stop would otherwise copy and search the whole of it for each one.
+    in_sentence: dict[tuple[int, int], tuple[str, _SentenceCues, _SentenceCues]] = {}
     results = []
     for start, end, value, unit in found:
         sentence_start, sentence_end = sentences[max(0, bisect.bisect_right(sentence_starts, start) - 1)]
-        clause = _clause(text, start, end, sentence_start, sentence_end)
+        clause = _clause(semicolons, start, end, sentence_start, sentence_end)
         if clause not in compared_in:
             compared_in[clause] = _compared(text, mentions, *clause)
-        datasets = _within(dataset_mentions, sentence_start, sentence_end)
-        metrics = _within(metric_mentions, sentence_start, sentence_end) or _within(
-            builtin_metrics, sentence_start, sentence_end
-        )
+        if (sentence_start, sentence_end) not in in_sentence:
+            in_sentence[sentence_start, sentence_end] = (
+                text[sentence_start:sentence_end],
+                _SentenceCues(_within(dataset_mentions, sentence_start, sentence_end)),
+                _SentenceCues(
+                    _within(metric_mentions, sentence_start, sentence_end)
+                    or _within(builtin_metrics, sentence_start, sentence_end)
+                ),
+            )
+        sentence, datasets, metrics = in_sentence[sentence_start, sentence_end]
         results.append(
             Result(
                 text=text[start:end],
@@ -252,7 +262,7 @@ def find_results(text: str, mentions: Sequence[MentionSpan] = ()) -> list[Result
                 compared_to=compared_in[clause],
                 start=start,
                 end=end,
-                sentence=text[sentence_start:sentence_end],
+                sentence=sentence,
             )
         )
     return results
@@ -367,28 +377,53 @@ def _within(cues: list[_Cue], start: int, end: int) -> list[_Cue]:
     return [c for c in cues if c.start >= start and c.end <= end]
 
 
-def _nearest(text: str, cues: list[_Cue], start: int, end: int, max_distance: int) -> str | None:
-    """The cue closest to [start, end) within `max_distance`; one joined by a metric gap wins outright."""
-    best_name, best_rank = None, None
-    for cue in cues:
-        if cue.end <= start:
-            rank = (not _joined_before(text, cue, start), start - cue.end, 0)
-        elif cue.start >= end:
-            rank = (not _joined_after(text, end, cue), cue.start - end, 1)
-        else:
-            continue
-        joined, distance = not rank[0], rank[1]
-        if (joined or distance <= max_distance) and (best_rank is None or rank < best_rank):
-            best_name, best_rank = cue.name, rank
-    return best_name
+class _SentenceCues:
+    """A sentence's cues (sorted), indexed by start and by end, so that the one nearest a number is
+    found by bisection: a sentence of a thousand metrics and as many numbers would otherwise cost
+    their product."""
+
+    def __init__(self, cues: list[_Cue]) -> None:
+        self.cues = cues
+        self.starts = [cue.start for cue in cues]
+        # (end, -index): the last entry ending by a position is the first cue, in order, of those
+        # that end nearest before it.
+        self.by_end = sorted((cue.end, -k) for k, cue in enumerate(cues))
 
 
-def _clause(text: str, start: int, end: int, sentence_start: int, sentence_end: int) -> tuple[int, int]:
-    """The part of the sentence between semicolons that holds [start, end)."""
-    clause_end = text.find(";", end, sentence_end)
-    return text.rfind(
-        ";", sentence_start, start
-    ) + 1 or sentence_start, sentence_end if clause_end < 0 else clause_end
+def _nearest(text: str, cues: _SentenceCues, start: int, end: int, max_distance: int) -> str | None:
+    """The cue closest to [start, end) within `max_distance`; one joined by a metric gap wins outright.
+    Ties go to the cue before the number, then to the first in order."""
+    # Ranked (not joined, distance, side, index). A joined cue lies within _MAX_GAP of the number;
+    # failing one, the best are the cue ending nearest before it and the one starting nearest after.
+    ranked = []
+    first_after = bisect.bisect_left(cues.starts, end)
+    for k in range(first_after, bisect.bisect_right(cues.starts, end + _MAX_GAP)):
+        if _joined_after(text, end, cues.cues[k]):
+            ranked.append((False, cues.cues[k].start - end, 1, k))
+    ended = bisect.bisect_right(cues.by_end, (start, 1))  # the entries of cues ending by start
+    near = bisect.bisect_left(cues.by_end, (start - _MAX_GAP, -len(cues.cues)))
+    for cue_end, minus_k in cues.by_end[near:ended]:
+        if _joined_before(text, cues.cues[-minus_k], start):
+            ranked.append((False, start - cue_end, 0, -minus_k))
+    if not ranked:
+        if ended and start - cues.by_end[ended - 1][0] <= max_distance:
+            cue_end, minus_k = cues.by_end[ended - 1]
+            ranked.append((True, start - cue_end, 0, -minus_k))
+        if first_after < len(cues.cues) and cues.starts[first_after] - end <= max_distance:
+            ranked.append((True, cues.starts[first_after] - end, 1, first_after))
+    return cues.cues[min(ranked)[3]].name if ranked else None
+
+
+def _clause(
+    semicolons: list[int], start: int, end: int, sentence_start: int, sentence_end: int
+) -> tuple[int, int]:
+    """The part of the sentence between semicolons (the text's, in order) that holds [start, end):
+    found by bisection, as a search back to the sentence start costs the sentence for each result."""
+    before = bisect.bisect_left(semicolons, start)
+    after = bisect.bisect_left(semicolons, end)
+    clause_start = semicolons[before - 1] + 1 if before and semicolons[before - 1] >= sentence_start else 0
+    clause_end = semicolons[after] if after < len(semicolons) and semicolons[after] < sentence_end else -1
+    return clause_start or sentence_start, sentence_end if clause_end < 0 else clause_end
 
 
 def _compared(text: str, mentions: Sequence[MentionSpan], start: int, end: int) -> str | None:
