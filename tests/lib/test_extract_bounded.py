@@ -1,18 +1,36 @@
-"""Extraction stays bounded on hostile abstracts: time grows with the text, not with the acronyms
-or capitals in it, and a paper keeps at most MAX_MENTIONS mentions, flagged when cut short."""
+"""Extraction stays bounded on hostile abstracts: time grows with the text, not with the acronyms,
+capitals or numbers in it, and a paper keeps at most MAX_DEFINITIONS definitions, MAX_ENTITIES
+entities and MAX_MENTIONS mentions, flagged when cut short. The work is counted here (calls of the
+costly steps), not timed; benchmarks/hostile_abstracts.py times it against a normal abstract."""
 
 import time
+from collections import Counter
 
 import polars as pl
 import pytest
 
-from pipeline.lib.extract import MAX_MENTIONS, extract_all
+from pipeline.lib.extract import (
+    MAX_DEFINITIONS,
+    MAX_ENTITIES,
+    MAX_MENTIONS,
+    abbreviations,
+    entities,
+    extract_all,
+)
+from pipeline.lib.extract import results as results_module
 from pipeline.lib.extract.entities import extract_entities
 from pipeline.lib.extract.lexicons import load_lexicon
+from pipeline.lib.extract.results import MentionSpan, find_results
 
-# One long form defined under 250 acronyms: every occurrence of it used to be a mention of every
-# acronym (45,474 rows, minutes of build time).
-ACRONYMS = "We propose networks: " + " ".join(f"Foo Bar Net (FBN{i})" for i in range(250))
+
+def acronyms(n: int) -> str:
+    """One long form defined under n acronyms."""
+    return "We propose networks: " + " ".join(f"Foo Bar Net (FBN{i})" for i in range(n))
+
+
+# Every occurrence of the long form used to be a mention of every acronym (45,474 rows, minutes of
+# build time), and each definition and each acronym cost every rule (14 times a normal abstract).
+ACRONYMS = acronyms(250)
 # Tokens that used to take time in the square of their length (60,000 characters: minutes).
 LONG_TOKENS = ["A" * 60_000, "A1" * 30_000, "A-" * 30_000 + "A", "A" + "a" * 59_999]
 # Generous: the point is seconds against minutes, on a busy machine.
@@ -68,3 +86,83 @@ def test_a_form_shared_by_many_acronyms_names_only_a_few_of_them_at_each_occurre
     for m in found.mentions:
         by_span[(m.start, m.end)] = by_span.get((m.start, m.end), 0) + 1
     assert max(by_span.values()) <= 5  # four holders of the form, and the acronym defined there
+
+
+def _calls(monkeypatch, module, *names: str) -> Counter:
+    """Counts the calls of module's functions `names` from now on."""
+    counts: Counter = Counter()
+    for name in names:
+        function = getattr(module, name)
+
+        def counted(*args, _function=function, _name=name, **kwargs):
+            counts[_name] += 1
+            return _function(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, counted)
+    return counts
+
+
+def test_definitions_past_the_cap_are_not_looked_for(monkeypatch):
+    calls = _calls(monkeypatch, abbreviations, "_long_then_short")
+    for n in (250, 500):
+        calls.clear()
+        found = extract_entities(acronyms(n))
+        # One definition past the cap tells that it applies; the rest of the text is not searched.
+        assert calls["_long_then_short"] == MAX_DEFINITIONS + 1
+        assert [a.short for a in found.abbreviations] == [f"FBN{i}" for i in range(MAX_DEFINITIONS)]
+        assert "definitions" in found.capped
+
+
+def test_a_paper_at_the_definition_cap_is_not_cut():
+    def defining(n: int) -> str:
+        return " ".join(f"Alpha Beta Method {i} (ABM{i}) works." for i in range(n))
+
+    assert "definitions" not in extract_entities(defining(MAX_DEFINITIONS)).capped
+    assert len(extract_entities(defining(MAX_DEFINITIONS)).abbreviations) == MAX_DEFINITIONS
+    assert "definitions" in extract_entities(defining(MAX_DEFINITIONS + 1)).capped
+
+
+def test_entities_past_the_cap_cost_no_typing_or_role(monkeypatch):
+    calls = _calls(monkeypatch, entities, "_shape_type", "_cited_as_others", "_introduced_type")
+    counts = []
+    for n in (250, 500):
+        calls.clear()
+        found = extract_entities(acronyms(n))
+        assert len({m.name for m in found.mentions}) <= MAX_ENTITIES
+        assert "entities" in found.capped
+        counts.append(dict(calls))
+    # Twice the acronyms, the same work: what comes past the caps is not typed or given a role.
+    assert counts[0] == counts[1]
+    assert all(count <= 2 * MAX_ENTITIES for count in counts[0].values())
+
+
+def test_every_limit_is_recorded_per_paper():
+    papers = pl.DataFrame(
+        {
+            "paper_id": ["hostile", "normal"],
+            "abstract_clean": [ACRONYMS, "We propose Scene Depth Fusion (SDF). SDF beats LoRA."],
+        }
+    )
+    extraction = extract_all(papers)
+    for limit in ("definitions", "entities", "mentions"):
+        assert extraction.papers_capped(limit) == ["hostile"]
+    assert extraction.abbreviations.filter(pl.col("paper_id") == "hostile").height == MAX_DEFINITIONS
+    again = extract_all(papers, previous=extraction.paper_rows)
+    assert again.reused_papers == 2
+    assert again.paper_rows.capped.equals(extraction.paper_rows.capped)
+
+
+@pytest.mark.parametrize("unit", ["1% ", "1% F1 ", "F1 of 1%; ", "1% on ImageNet "])
+def test_each_result_costs_its_neighbourhood_not_the_sentence(monkeypatch, unit):
+    """Numbers and metrics in one long sentence: each result looks at the cues near it, once."""
+    calls = _calls(monkeypatch, results_module, "_joined_before", "_joined_after", "_within")
+    for repeats in (500, 1000):
+        calls.clear()
+        text = unit * repeats
+        found = extract_entities(text)
+        results = find_results(
+            text, [MentionSpan(m.start, m.end, m.entity_type, m.name) for m in found.mentions]
+        )
+        assert len(results) == repeats
+        assert calls["_joined_before"] + calls["_joined_after"] <= 12 * repeats
+        assert calls["_within"] <= 3 * len({r.sentence for r in results})

@@ -6,8 +6,12 @@ papers into chunks and run them in worker processes; the catalog is built once a
 Because it is pure, a paper's rows (``PaperRows``) can be kept and reused by the next build for
 every paper whose clean abstract and extraction code are unchanged.
 
-A paper keeps at most MAX_MENTIONS mentions, the first ones in its text, so that one hostile
-abstract cannot flood the tables; `Extraction.capped_papers` names the papers where that applied.
+Three limits keep a hostile abstract from flooding the tables or the build time; real abstracts
+stay far below them. A paper keeps at most MAX_DEFINITIONS abbreviation definitions (20; real
+abstracts define 9 at most) and MAX_MENTIONS mentions (1,000), the first ones in its text, and
+at most MAX_ENTITIES entities (50; real abstracts have 19 at most), the first ones the rules find.
+`Extraction.papers_capped(limit)` names the papers where a limit ("definitions", "entities" or
+"mentions") applied, and `Extraction.capped_papers` those over the mention limit.
 """
 
 from __future__ import annotations
@@ -25,13 +29,22 @@ from pathlib import Path
 import polars as pl
 
 from pipeline.lib.extract.catalog import normalise_name, resolve
-from pipeline.lib.extract.entities import MAX_MENTIONS, extract_entities
+from pipeline.lib.extract.entities import (
+    LIMITS,
+    MAX_DEFINITIONS,
+    MAX_ENTITIES,
+    MAX_MENTIONS,
+    extract_entities,
+)
 from pipeline.lib.extract.lexicons import LEXICON_DIR, load_lexicon
 from pipeline.lib.extract.links import find_links
 from pipeline.lib.extract.results import MentionSpan, find_results
 from pipeline.lib.schema import TABLES
 
 __all__ = [
+    "LIMITS",
+    "MAX_DEFINITIONS",
+    "MAX_ENTITIES",
     "MAX_MENTIONS",
     "Extraction",
     "PaperRows",
@@ -59,7 +72,11 @@ class Extraction:
     @property
     def capped_papers(self) -> list[str]:
         """The papers that found more mentions than MAX_MENTIONS and kept only the first ones."""
-        return self.paper_rows.capped["paper_id"].to_list()
+        return self.papers_capped("mentions")
+
+    def papers_capped(self, limit: str) -> list[str]:
+        """The papers that one of LIMITS cut short: "definitions", "entities" or "mentions"."""
+        return self.paper_rows.capped.filter(pl.col("limit") == limit)["paper_id"].to_list()
 
 
 @dataclass(frozen=True)
@@ -68,7 +85,7 @@ class PaperRows:
 
     `keys` has paper_id and abstract_key (a hash of the extraction version and abstract_clean);
     the other frames are the raw rows of each paper, in the order they were found, and `capped`
-    has the paper_id of each paper whose mentions MAX_MENTIONS cut short.
+    has a row (paper_id, limit) for each of LIMITS that cut a paper short.
     """
 
     keys: pl.DataFrame
@@ -124,7 +141,7 @@ _RESULT_SCHEMA = {
     "end": pl.Int32,
     "sentence": pl.String,
 }
-_CAPPED_SCHEMA = {"paper_id": pl.String}
+_CAPPED_SCHEMA = {"paper_id": pl.String, "limit": pl.String}
 
 
 @cache
@@ -177,8 +194,7 @@ def _extract_chunk(rows: list[tuple[str, str]]) -> tuple[pl.DataFrame, ...]:
     for paper_id, text in rows:
         paper_links = find_links(text)
         found = extract_entities(text, lexicon, paper_links)
-        if found.capped:
-            capped.append((paper_id,))
+        capped.extend((paper_id, limit) for limit in found.capped)
         for m in found.mentions:
             mentions.append(
                 (

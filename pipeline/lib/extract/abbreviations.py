@@ -290,11 +290,17 @@ def _window_before(
     return start, window
 
 
-def find_abbreviations(text: str) -> list[Abbreviation]:
-    """Every abbreviation defined in text, in order, at most one definition per short form."""
+def find_abbreviations(text: str, limit: int | None = None) -> list[Abbreviation]:
+    """Every abbreviation defined in text, in order, at most one definition per short form.
+
+    With a limit, at most that many: each pattern stops after its first `limit` definitions, so
+    that a text defining hundreds costs no more than one defining `limit`.
+    """
     found: list[Abbreviation] = []
     seen: set[str] = set()
     for m in _PARENTHESIS.finditer(text):
+        if len(found) == limit:
+            break
         inner = m.group(1)
         short = re.split(r"[;,]\s", inner, maxsplit=1)[0].strip()
         definition = None
@@ -307,7 +313,10 @@ def find_abbreviations(text: str) -> list[Abbreviation]:
         if definition is not None and definition.short.rstrip("s") not in seen:
             seen.add(definition.short.rstrip("s"))
             found.append(definition)
+    in_parentheses = len(found)
     for m in _APPOSITION.finditer(text):
+        if len(found) - in_parentheses == limit:
+            break
         short = m.group(1)
         if short.rstrip("s") in seen or (
             m.start(1) > 0 and (text[m.start(1) - 1].isalnum() or text[m.start(1) - 1] in "-_")
@@ -318,7 +327,7 @@ def find_abbreviations(text: str) -> list[Abbreviation]:
             seen.add(short.rstrip("s"))
             found.append(definition)
     found.sort(key=lambda a: a.start)
-    return found
+    return found[:limit]
 
 
 def _long_then_short(text: str, paren: re.Match[str], short: str) -> Abbreviation | None:

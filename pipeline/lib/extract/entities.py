@@ -19,8 +19,9 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import NamedTuple
 
 from pipeline.lib.extract import proposed as cue
@@ -54,7 +55,9 @@ class Mention(NamedTuple):
 class PaperEntities(NamedTuple):
     mentions: list[Mention]
     abbreviations: list[Abbreviation]
-    capped: bool  # more mentions were found than MAX_MENTIONS; the first MAX_MENTIONS are kept
+    # The limits that cut this paper short, in LIMITS: more definitions than MAX_DEFINITIONS, more
+    # entities than MAX_ENTITIES or more mentions than MAX_MENTIONS were found, and the first kept.
+    capped: tuple[str, ...]
 
 
 # Entities a surface form may belong to. Real abstracts give a form to two at most; without a bound,
@@ -68,6 +71,18 @@ MAX_FORM_HOLDERS = 4
 # one that defines a long form under many acronyms makes each occurrence of it a mention of every
 # one of them: rows that grow with the square of the text.
 MAX_MENTIONS = 1000
+
+# Abbreviation definitions kept per paper, the first ones in the text. Real abstracts define 9 at
+# most; each definition costs rules that look at the proposal clause and the other names, so
+# hundreds of them ('Foo Bar Net (FBN0) ... (FBN249)') would cost many times a normal abstract.
+MAX_DEFINITIONS = 20
+
+# Entities kept per paper, the first ones the rules find. Real abstracts name 19 at most; a text
+# made of names ('... (FBN20) ... (FBN249)', past MAX_DEFINITIONS each a name by its shape) would
+# otherwise cost every rule that types an entity, gives it a role or finds its occurrences.
+MAX_ENTITIES = 50
+
+LIMITS = ("definitions", "entities", "mentions")
 
 
 @dataclass
@@ -372,8 +387,8 @@ def _is_name_shape(token: str) -> bool:
         return False
     if _ROMAN.fullmatch(token):
         return False
-    letters = sum(c.isalpha() for c in token)
-    uppers = sum(c.isupper() for c in token)
+    letters = sum(map(str.isalpha, token))
+    uppers = sum(map(str.isupper, token))
     if letters < 2 or uppers == 0 or (len(token) == 2 and not token.isupper()):
         return False  # 'mT', 'kB': units and symbols
     if uppers >= 2:
@@ -500,6 +515,8 @@ class _Paper:
         self.forms: set[str] = set()
         self.holders: Counter[str] = Counter()  # entities each form was given to
         self.form_keys: dict[str, str] = {}  # key of every surface form -> its entity's key
+        self.keys: dict[str, str] = {}  # name -> key(name)
+        self.entities_capped = False  # an entity was refused, MAX_ENTITIES being reached
         self.long_forms: list[tuple[int, int]] = []  # spans of the long forms the abstract defines
         # The spans of URLs, in order and apart: what finditer gives.
         self.blocked: list[tuple[int, int]] = [m.span() for m in URL.finditer(text)] if "://" in text else []
@@ -510,9 +527,12 @@ class _Paper:
         return after > 0 and position < self.blocked[after - 1][1]
 
     def key(self, name: str) -> str:
-        # A plural is a lower-case s ('SAEs'); 'MagicoderS' is another model than 'Magicoder'.
-        key = match_key(name).replace(" ", "")
-        return key[:-1] if name.endswith("s") else key
+        key = self.keys.get(name)
+        if key is None:  # remembered: every call to add asks again for the keys of all the forms
+            # A plural is a lower-case s ('SAEs'); 'MagicoderS' is another model than 'Magicoder'.
+            key = match_key(name).replace(" ", "")
+            key = self.keys[name] = key[:-1] if name.endswith("s") else key
+        return key
 
     def add(
         self,
@@ -524,13 +544,15 @@ class _Paper:
         known: bool = False,
         forms: tuple[str, ...] = (),
     ) -> _Entity | None:
-        if self.is_blocked(span[0]) or sum(c.isalnum() for c in name) < 2:
+        if self.is_blocked(span[0]) or sum(map(str.isalnum, name)) < 2:
             return None  # a URL, or a single letter of the math: 'O', 'k'
         key = self.key(name)
         entity = self.entities.get(key)
         if entity is None and self.form_keys.get(key) in self.entities:  # a long form written on its own
             key = self.form_keys[key]
             entity = self.entities[key]
+        if entity is None and self.is_full(name):
+            return None
         if entity is None:
             entity = self.entities[key] = _Entity(name, entity_type, expansion, known)
         elif expansion and not entity.expansion:
@@ -546,6 +568,16 @@ class _Paper:
         entity.spans.add(span)
         self.covered.add(span)
         return entity
+
+    def is_full(self, name: str) -> bool:
+        """Whether add would refuse name a new entity, MAX_ENTITIES being reached (and noted)."""
+        if len(self.entities) < MAX_ENTITIES:
+            return False
+        key = self.key(name)
+        if key in self.entities or self.form_keys.get(key) in self.entities:
+            return False
+        self.entities_capped = True
+        return True
 
     def absorb(self, spans: list[tuple[int, int]], known_too: bool = False) -> bool:
         """Give up the shape-only entities written inside a longer introduced name; False (and
@@ -571,6 +603,20 @@ class _Paper:
 
     def is_topic(self, form: str) -> bool:
         return form in self.topic_forms or form.rstrip("s") in self.topic_forms
+
+
+class _SpanIndex:
+    """Spans sorted by start, with the furthest end reached so far: whether any of them overlaps
+    [start, end) in logarithmic time rather than a scan of them all."""
+
+    def __init__(self, spans: Iterable[tuple[int, int]]) -> None:
+        ordered = sorted(spans)
+        self.starts = [start for start, _ in ordered]
+        self.reach = list(accumulate((end for _, end in ordered), max))
+
+    def overlaps(self, start: int, end: int) -> bool:
+        before_end = bisect.bisect_left(self.starts, end)
+        return before_end > 0 and self.reach[before_end - 1] > start
 
 
 def _add_abbreviations(paper: _Paper, abbreviations: list[Abbreviation], cues: cue.Cues) -> None:
@@ -701,6 +747,7 @@ _PATH_PART_BEFORE = re.compile(r"(?<![\w.-])[a-z][\w.-]*/$")
 
 def _add_shape_tokens(paper: _Paper) -> None:
     text, lexicon = paper.text, paper.lexicon
+    long_forms = _SpanIndex(paper.long_forms)  # most tokens are in none: no scan of them all
     previous_end = -1
     for m in _CAPITAL_WORD.finditer(text):
         start, end = m.span()
@@ -728,7 +775,9 @@ def _add_shape_tokens(paper: _Paper) -> None:
                 token = rest
         if (start, end) in paper.covered or token in paper.forms:
             continue  # already a form of an entity: the acronym of a defined long form
-        inside_long_form = any(s <= start and end <= e and e - s > end - start for s, e in paper.long_forms)
+        inside_long_form = long_forms.overlaps(start, end) and any(
+            s <= start and end <= e and e - s > end - start for s, e in paper.long_forms
+        )
         if inside_long_form and lexicon.lookup(token) is None:
             continue  # 'Thompson ActIve Learning algORithm selection': capitals spelling an acronym
         if (
@@ -771,6 +820,8 @@ def _add_shape_tokens(paper: _Paper) -> None:
         word = _NEXT_WORD.match(following)
         if token.isupper() and word is not None and word.group(1) in TOPIC_HEADS:
             continue  # a field acronym as a modifier: 'PAC learning', 'HOI detection'
+        if paper.is_full(name):
+            continue  # no room for it: its type is not worth working out
         entity_type = _shape_type(token, lexicon, following)
         if entity_type == "method" and _evaluated_on(text, start):
             entity_type = "dataset"
@@ -806,23 +857,50 @@ def _split_glued_words(paper: _Paper) -> None:
         (e for e in paper.entities.values() if not e.known and len(e.name) >= 3),
         key=lambda e: len(e.name),
     )
+    # Each name's first entity in that order: the one a scan of all pairs would meet first. Looking
+    # up the pieces a glued token can be cut into costs its lengths, not the other entities.
+    first_named: dict[str, tuple[int, _Entity]] = {}
+    for rank, other in enumerate(names):
+        first_named.setdefault(other.name, (rank, other))
+    lengths = sorted({len(name) for name in first_named})
     for key, entity in list(paper.entities.items()):
         if entity.known:
             continue
-        for other in names:
-            if other is entity or len(other.name) >= len(entity.name):
+        glued = _glued_part(entity.name, first_named, lengths)
+        if glued is None:
+            continue
+        offset, other = glued
+        if len(re.findall(rf"(?<!\w){re.escape(entity.name)}(?!\w)", paper.text)) > 1:
+            continue
+        other.spans.update((start + offset, start + offset + len(other.name)) for start, _ in entity.spans)
+        del paper.entities[key]
+
+
+def _glued_part(
+    token: str, first_named: dict[str, tuple[int, _Entity]], lengths: list[int]
+) -> tuple[int, _Entity] | None:
+    """The offset and entity of the first (in first_named's ranks) shorter name that token is,
+    glued to lower-case words: first written where only glue comes before it and after it."""
+    lower_head = len(token) - len(token.lstrip(_ASCII_LOWER))
+    lower_tail = len(token) - len(token.rstrip(_ASCII_LOWER))
+    best: tuple[int, int, _Entity] | None = None
+    for offset in (0, *range(2, lower_head + 1)):  # the glue before: nothing or two letters or more
+        for length in lengths:
+            end = offset + length
+            rest = len(token) - end
+            if rest < 0 or (rest == 0 and offset == 0):
+                break  # token itself, or longer than token
+            if rest == 1 or rest > lower_tail:
                 continue
-            before, found, after = entity.name.partition(other.name)
-            if not found or not _GLUE.fullmatch(before) or not _GLUE.fullmatch(after):
+            found = first_named.get(token[offset:end])
+            if found is None or token.find(found[1].name) != offset:
                 continue
-            if len(re.findall(rf"(?<!\w){re.escape(entity.name)}(?!\w)", paper.text)) > 1:
-                break
-            offset = len(before)
-            other.spans.update(
-                (start + offset, start + offset + len(other.name)) for start, _ in entity.spans
-            )
-            del paper.entities[key]
-            break
+            if best is None or found[0] < best[0]:
+                best = (found[0], offset, found[1])
+    return None if best is None else (best[1], best[2])
+
+
+_ASCII_LOWER = "abcdefghijklmnopqrstuvwxyz"
 
 
 # What a lost space glued to a name: nothing, or a lower-case word ('presents', 'closes').
@@ -1677,6 +1755,10 @@ def _add_titled_methods(paper: _Paper) -> None:
     """A phrase of capitalised words whose last word is a method head names a method, wherever it
     stands; at the start of a sentence it needs three words, as a capital there says nothing."""
     text = paper.text
+    # The phrases do not overlap one another, so the spans this rule adds never cross a later one:
+    # the spans covered before it are all a phrase needs to be checked against.
+    covered = _SpanIndex(paper.covered)
+    new_method: dict[str, bool] = {}  # by phrase: a phrase repeated is looked up once
     for m in _TITLED_PHRASE.finditer(text):
         start, name = m.start(), m.group()
         while " " in name and name.split(" ", 1)[0].lower() in _TITLE_OPENERS:
@@ -1690,11 +1772,14 @@ def _add_titled_methods(paper: _Paper) -> None:
         if _LONGER_NAME_BEFORE.search(text, max(0, start - 40), start):
             continue  # 'Gradient Tracking based Normalized Stochastic Gradient Descent'
         end = start + len(name)
-        if any(s < end and start < e for s, e in paper.covered) or paper.is_topic(name):
+        if covered.overlaps(start, end) or paper.is_topic(name):
             continue
-        if paper.lexicon.lookup(name) is not None or long_form_type(name, paper.lexicon) != "method":
-            continue
-        paper.add(name, "method", (start, end))
+        if name not in new_method:
+            new_method[name] = (
+                paper.lexicon.lookup(name) is None and long_form_type(name, paper.lexicon) == "method"
+            )
+        if new_method[name]:
+            paper.add(name, "method", (start, end))
 
 
 # 'two main contributions: 1) SWEGEN: a synthetic data recipe ... 2) Hybrid Test-time Scaling: we'.
@@ -1846,6 +1931,8 @@ def _name_the_code_after(paper: _Paper) -> None:
     """'Our code is at github.com/mazumder-lab/OSSCAR': authors name their code's repository after
     what they propose, so a new name that is the repository's name is the paper's."""
     repositories = _repository_letters(paper)
+    if not repositories:
+        return
     for entity in paper.entities.values():
         if not entity.known and letters(entity.name) in repositories:
             entity.proposed = True
@@ -2020,11 +2107,12 @@ def _subject_after_unnamed_proposal(paper: _Paper, cues: cue.Cues) -> None:
 def _propagate_to_variants(paper: _Paper) -> None:
     """UniFlow-XL and Expert Merging++ are the paper's when UniFlow and Expert Merging are."""
     propagated: set[int] = set()
+    variants: dict[str, list[tuple[int, int]]] = {}  # by form: a form several entities hold is walked once
     for _ in range(_VARIANT_DEPTH):
         for entity in list(paper.entities.values()):
             if entity.proposed and id(entity) not in propagated:
                 propagated.add(id(entity))
-                _mark_variants(paper, entity)
+                _mark_variants(paper, entity, variants)
 
 
 _CAPITAL_PREFIX = re.compile(r"[A-Z]{2,}(?=[A-Z][a-z]|[A-Z]?$)")
@@ -2149,24 +2237,29 @@ def _mark_slash_partners(paper: _Paper) -> None:
                     other.entity_type = entity.entity_type
 
 
-def _mark_variants(paper: _Paper, entity: _Entity) -> None:
+def _mark_variants(paper: _Paper, entity: _Entity, variants: dict[str, list[tuple[int, int]]]) -> None:
     text = paper.text
     for form in list(entity.forms):
-        position = text.find(form)
-        while position != -1:
-            start, end = position, position + len(form)
-            position = text.find(form, end)
-            variant = _VARIANT_SUFFIX.match(text, end)
-            if variant is None or (start > 0 and (text[start - 1].isalnum() or text[start - 1] == "-")):
-                continue
-            name = text[start : variant.end()]
+        if form not in variants:
+            variants[form] = list(_variant_spans(text, form))
+        for start, variant_end in variants[form]:
+            name = text[start:variant_end]
             entity_type = "model" if _SIZE_TAG.search(name) else entity.entity_type
-            added = paper.entities.get(paper.key(name)) or paper.add(
-                name, entity_type, (start, variant.end())
-            )
+            added = paper.entities.get(paper.key(name)) or paper.add(name, entity_type, (start, variant_end))
             if added is not None:
                 added.proposed = True
-                added.spans.add((start, variant.end()))
+                added.spans.add((start, variant_end))
+
+
+def _variant_spans(text: str, form: str) -> Iterator[tuple[int, int]]:
+    """Where form is written with a variant's suffix: 'UniFlow-XL', 'Expert Merging++'."""
+    position = text.find(form)
+    while position != -1:
+        start, end = position, position + len(form)
+        position = text.find(form, end)
+        variant = _VARIANT_SUFFIX.match(text, end)
+        if variant is not None and not (start > 0 and (text[start - 1].isalnum() or text[start - 1] == "-")):
+            yield start, variant.end()
 
 
 _TRAINED_MODEL = re.compile(
@@ -2214,9 +2307,13 @@ def _word_spans(text: str, form: str) -> list[tuple[int, int]]:
     position = text.find(form)
     while position != -1:
         end = position + len(form)
-        if on_word_boundaries(text, position, end):
+        following = text[end : end + 1]
+        # Inside a longer word ('FBN1' in 'FBN12'), neither a word nor a plural: told without a call.
+        if following.isalnum() and following != "s":
+            pass
+        elif on_word_boundaries(text, position, end):
             spans.append((position, end))
-        elif end < len(text) and text[end] == "s" and on_word_boundaries(text, position, end + 1):
+        elif following == "s" and on_word_boundaries(text, position, end + 1):
             spans.append((position, end + 1))
         position = text.find(form, position + 1)
     return spans
@@ -2280,7 +2377,9 @@ def extract_entities(
     paper = _Paper(text, lexicon, find_links(text) if links is None else links)
     hits, cue_hits = lexicon.find(text)
     cues = cue.find_cues(text, cue_hits)
-    abbreviations = find_abbreviations(text)
+    abbreviations = find_abbreviations(text, limit=MAX_DEFINITIONS + 1)  # one more tells a cut
+    definitions_capped = len(abbreviations) > MAX_DEFINITIONS
+    del abbreviations[MAX_DEFINITIONS:]
     _add_abbreviations(paper, abbreviations, cues)
     _add_lexicon_hits(paper, hits, cues)
     _add_shape_tokens(paper)
@@ -2302,5 +2401,7 @@ def extract_entities(
     _add_languages(paper)
     _add_enumerated_contributions(paper, cues)
     _assign_roles(paper, cues)
-    mentions, capped = _emit(paper)
+    mentions, mentions_capped = _emit(paper)
+    cut = (definitions_capped, paper.entities_capped, mentions_capped)
+    capped = tuple(limit for limit, applied in zip(LIMITS, cut, strict=True) if applied)
     return PaperEntities(mentions, abbreviations, capped)
