@@ -9,7 +9,7 @@ import polars as pl
 from pipeline.defs.metadata import PREVIEW_ROWS, frame_metadata, markdown_preview
 from pipeline.defs.resources import LAZY, STAGING_DIR, WarehousePaths
 from pipeline.lib.assemble import papers_table
-from pipeline.lib.extract import extract_all, load_paper_rows, save_paper_rows
+from pipeline.lib.extract import LIMITS, extract_all, load_paper_rows, save_paper_rows
 
 GROUP = "extract"
 TOP_ENTITIES = 15
@@ -80,10 +80,15 @@ def extract_entities(
         f"{extraction.mentions.height} mentions, "
         f"{extraction.entities.height} entities, {extraction.results.height} results"
     )
+    # How many papers a limit of extraction cut short, visible without reading the kept rows.
+    capped = {f"papers_over_{limit}_cap": len(extraction.papers_capped(limit)) for limit in LIMITS}
+    context.log.info(f"papers cut short by extraction's limits: {capped}")
     for name in _TABLE_DESCRIPTIONS:
         frame = getattr(extraction, name)
         extra = (
-            {**summary, "papers_reused_from_last_run": extraction.reused_papers} if name == "mentions" else {}
+            {**summary, **capped, "papers_reused_from_last_run": extraction.reused_papers}
+            if name == "mentions"
+            else {}
         )
         yield dg.Output(frame, name, metadata=frame_metadata(frame, name, **extra))
     annotations = extraction.paper_annotations
