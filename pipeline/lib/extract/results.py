@@ -393,6 +393,8 @@ class _SentenceCues:
 def _nearest(text: str, cues: _SentenceCues, start: int, end: int, max_distance: int) -> str | None:
     """The cue closest to [start, end) within `max_distance`; one joined by a metric gap wins outright.
     Ties go to the cue before the number, then to the first in order."""
+    if not cues.cues:
+        return None
     # Ranked (not joined, distance, side, index). A joined cue lies within _MAX_GAP of the number;
     # failing one, the best are the cue ending nearest before it and the one starting nearest after.
     ranked = []
