@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import shutil
 import sys
 import tempfile
@@ -19,9 +17,11 @@ from pipeline.definitions import build_definitions
 from pipeline.defs.automation import build_tables, contiguous_blocks, ingest_files, range_tags
 from pipeline.defs.ingest import SEED_FILES, STAMP_PART, seed_file
 from pipeline.defs.resources import BUILD_LOCK_TAG, partition_dir, partition_root
-from pipeline.lib.assemble import preparation_version
+from pipeline.lib.assemble import file_version
 from pipeline.lib.parse import seed_paths
 from pipeline.lib.publish import build_lock
+from pipeline.lib.readers.entries import file_digest, file_name, inspect, partition_key
+from pipeline.lib.readers.mapping import load_mappings
 
 # Told of each run before it starts: (value of its RUN_TAG, what it does, how many steps it has).
 RunWatcher = Callable[[str, str, int], None]
@@ -72,19 +72,23 @@ def _failure_reason(result: dg.ExecutionResult) -> str:
     return "the warehouse asset was not materialised"
 
 
-def _stale_files(warehouse_dir: Path, seeds_dir: Path, names: list[str]) -> set[str]:
-    """Files whose staged parse is missing, older than the parser, or of other bytes than on disk."""
-    version = preparation_version()
+def _stale_files(warehouse_dir: Path, seeds_dir: Path, keys: list[str]) -> set[str]:
+    """Files whose staged parse is missing, older than the readers, the parser or the user's mapping
+    of the file, or of other bytes than on disk. An entry that is not read (a FIFO, a link out of
+    the directory ...) is never opened: it is parsed again, which costs nothing and records why."""
+    mappings = load_mappings(seeds_dir)
     stale = set()
-    for name in names:
-        stamp_path = partition_dir(warehouse_dir, seed_file.key, name) / f"{STAMP_PART}.parquet"
-        stamp = pl.read_parquet(stamp_path).row(0, named=True) if stamp_path.exists() else {}
-        try:
-            digest = hashlib.sha256((seeds_dir / name).read_bytes()).hexdigest()
-        except OSError:
-            digest = None  # parsed again, so that the parser records why it cannot be read
-        if digest is None or stamp.get("sha256") != digest or stamp.get("preparation_version") != version:
-            stale.add(name)
+    for key in keys:
+        name = file_name(key)
+        stamp_path = partition_dir(warehouse_dir, seed_file.key, key) / f"{STAMP_PART}.parquet"
+        stamp = pl.read_parquet(stamp_path, glob=False).row(0, named=True) if stamp_path.exists() else {}
+        digest = file_digest(seeds_dir / name, seeds_dir)
+        if (
+            digest is None
+            or stamp.get("sha256") != digest
+            or stamp.get("preparation_version") != file_version(name, mappings)
+        ):
+            stale.add(key)
     return stale
 
 
@@ -110,11 +114,7 @@ def _sync_partitions(instance: dg.DagsterInstance, names: list[str]) -> list[str
 
 
 def _input_bytes(seeds_dir: Path) -> int:
-    total = 0
-    for path in seed_paths(seeds_dir):
-        with contextlib.suppress(OSError):  # unreadable: the parser records why
-            total += path.stat().st_size
-    return total
+    return sum(inspect(path, seeds_dir).size or 0 for path in seed_paths(seeds_dir))
 
 
 def resolve_job(seeds_dir: str, warehouse_dir: str, job_name: str, executor: str) -> dg.JobDefinition:
@@ -173,7 +173,7 @@ def _locked_build(
             "steps in processes of their own need a persistent Dagster instance, not an ephemeral one"
         )
     run_config = {"loggers": {"console": {"config": {"log_level": log_level}}}}
-    names = [path.name for path in seed_paths(seeds_dir)]
+    names = [partition_key(path.name) for path in seed_paths(seeds_dir)]
     ordered = _sync_partitions(instance, names)
     _prune_staged_files(warehouse_dir, names)
     stale = _stale_files(warehouse_dir, seeds_dir, names)

@@ -8,6 +8,7 @@ import dagster as dg
 from pipeline.defs.ingest import SEED_FILES, seed_file
 from pipeline.defs.resources import WarehousePaths
 from pipeline.lib.parse import seed_paths
+from pipeline.lib.readers.entries import partition_key, stamp
 
 SENSOR_INTERVAL_SECONDS = 15
 PARTITION_RANGE_START = "dagster/asset_partition_range_start"
@@ -49,10 +50,8 @@ def range_tags(first: str, last: str) -> dict[str, str]:
     default_status=dg.DefaultSensorStatus.RUNNING,
 )
 def seed_files_sensor(context: dg.SensorEvaluationContext, paths: WarehousePaths):
-    """Adds a partition per new *.txt file, removes those of deleted files, and parses what changed."""
-    current = {
-        path.name: f"{path.stat().st_size}:{path.stat().st_mtime_ns}" for path in seed_paths(paths.seeds())
-    }
+    """Adds a partition per new input file, removes those of deleted files, and parses what changed."""
+    current = {partition_key(path.name): stamp(path) for path in seed_paths(paths.seeds())}
     seen = json.loads(context.cursor) if context.cursor else {}
     registered = context.instance.get_dynamic_partitions(SEED_FILES.name)
     added = sorted(set(current) - set(registered))

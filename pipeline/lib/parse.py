@@ -1,4 +1,4 @@
-"""Parse seed files: header, paragraphs, exact raw text and line ranges, rejects with reasons.
+"""Parse files in the text format: header, paragraphs, exact raw text and line ranges, rejects.
 
 Every non-blank line of a file ends up as exactly one of: the header line, a line of one
 document, or a line of one reject. Problems with the file as a whole (unreadable, not text,
@@ -12,21 +12,35 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import polars as pl
-
-from pipeline.lib.schema import INPUT_FILES, REJECTS
+from pipeline.lib.readers.entries import entry_paths, inspect
 
 MIN_WORDS = 20
 MAX_WORDS = 2000
 MAX_HEADER_WORDS = 12
+# A file in the text format is read whole: one larger than this is rejected, never slurped.
+MAX_TEXT_BYTES = 512 * 2**20
 
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _HEADER = re.compile(r"^\s*(?P<venue>.*?)[\s,_-]*\b(?P<year>(?:19|20)\d{2})\b(?P<rest>.*?)\s*$")
-_HEADER_TAIL = re.compile(r"^[\s:,-]*(papers?|abstracts?|proceedings|accepted)?[\s:.]*$", re.IGNORECASE)
+# What may follow the year: 'Papers', '- accepted papers', '(spotlight)', 'Conference Track' ...
+_HEADER_TAIL = re.compile(
+    r"^[\s:,;\-–—(]*(?:(?:accepted|papers?|abstracts?|proceedings|spotlights?|orals?|posters?|main|track|"
+    r"conference|workshops?|findings|list|of|the|and|volume|\d+)[\s:,;\-–—()]*)*[\s:.)]*$",
+    re.IGNORECASE,
+)
+_PROCEEDINGS_OF = re.compile(r"^\s*(?:the\s+)?proceedings\s+of\s+(?:the\s+)?", re.IGNORECASE)
+_VENUE_WORD = re.compile(
+    r"\b(?:conference|workshop|symposium|proceedings|journal|transactions|meeting|congress|"
+    r"colloquium|summit)\b",
+    re.IGNORECASE,
+)
+MAX_BARE_HEADER_WORDS = 8
 # Blank means nothing but whitespace, including the zero-width characters editors do not show.
 BLANK_LINE = re.compile(r"^[\s\u200b\u200c\u200d\u2060\ufeff]*$")
 # C0 controls other than tab/newline/CR: a text file almost never has them, a binary file does.
 _BINARY_BYTES = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
+# Below this share of text-like bytes (see text_share) a file is binary, not text with a bad byte.
+MIN_TEXT_SHARE = 0.9
 
 # What the cleaner repairs in a paragraph; detected here so that each repair is recorded.
 _PARAGRAPH_REPAIRS = (
@@ -58,8 +72,47 @@ class ParsedFile:
     repairs: list[str] = field(default_factory=list)
 
 
+def _utf8_lines(data: bytes) -> tuple[str, list[str], int]:
+    """Decode line by line: a line that is not UTF-8 is decoded as Windows-1252 (Latin-1 where
+    that fails) on its own, so one bad byte costs only its line. Returns the text, the repairs and
+    how many bytes sat in lines that were not UTF-8 and were not ASCII."""
+    lines = data.split(b"\n")
+    repaired: list[int] = []
+    suspect = 0
+    for number, line in enumerate(lines):
+        try:
+            lines[number] = line.decode("utf-8")
+        except UnicodeDecodeError:
+            try:
+                lines[number] = line.decode("cp1252")
+            except UnicodeDecodeError:
+                lines[number] = line.decode("latin-1")
+            repaired.append(number + 1)
+            suspect += sum(1 for byte in line if byte >= 0x80)
+    shown = ", ".join(map(str, repaired[:20])) + (" ..." if len(repaired) > 20 else "")
+    repair = (
+        f"{len(repaired)} line{'s' if len(repaired) != 1 else ''} not valid UTF-8 (line {shown}), each "
+        "decoded as Windows-1252/Latin-1 on its own; every other line was read as UTF-8"
+    )
+    return "\n".join(lines), [repair], suspect
+
+
+def text_share(data: bytes, suspect_bytes: int = 0) -> float:
+    """The share of bytes that look like text: not C0 control bytes, and not high bytes of lines
+    that fail UTF-8. A file is binary when this share is low, not because of one byte."""
+    if not data:
+        return 1.0
+    controls = len(_BINARY_BYTES.findall(data))
+    return 1.0 - (controls + suspect_bytes) / len(data)
+
+
 def decode_bytes(data: bytes) -> tuple[str, str, list[str]] | None:
-    """Decode file bytes; returns (text, encoding, repairs) or None when it is not text."""
+    """Decode file bytes; returns (text, encoding, repairs) or None when it is not text.
+
+    Valid UTF-8 is kept as it is. Lines that are not UTF-8 are decoded on their own (see
+    `_utf8_lines`), NUL bytes are removed wherever they are, and the bytes are rejected as binary
+    only when less than MIN_TEXT_SHARE of them look like text.
+    """
     repairs: list[str] = []
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
@@ -69,30 +122,49 @@ def decode_bytes(data: bytes) -> tuple[str, str, list[str]] | None:
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
         repairs.append("removed a UTF-8 byte order mark")
-    sample = data[:65536]
-    if b"\x00" in sample or len(_BINARY_BYTES.findall(sample)) > max(8, len(sample) // 200):
-        return None
     try:
-        return data.decode("utf-8"), "utf-8", repairs
-    except UnicodeDecodeError as error:
-        repairs.append(
-            f"not valid UTF-8 (first bad byte at offset {error.start}); decoded as Windows-1252/Latin-1"
-        )
-    try:
-        return data.decode("cp1252"), "cp1252", repairs
+        text, encoding, suspect = data.decode("utf-8"), "utf-8", 0
     except UnicodeDecodeError:
-        return data.decode("latin-1"), "latin-1", repairs
+        text, line_repairs, suspect = _utf8_lines(data)
+        encoding = "utf-8 with Windows-1252 lines"
+        repairs.extend(line_repairs)
+    if text_share(data, suspect) < MIN_TEXT_SHARE:
+        return None
+    if "\x00" in text:
+        lines = [i + 1 for i, line in enumerate(LINE_BREAK.split(text)) if "\x00" in line]
+        shown = ", ".join(map(str, lines[:20])) + (" ..." if len(lines) > 20 else "")
+        repairs.append(f"{text.count(chr(0))} NUL bytes removed (line {shown})")
+        text = text.replace("\x00", "")
+    return text, encoding, repairs
+
+
+def _looks_like_venue(venue: str) -> bool:
+    """'ICLR', 'NeurIPS', 'Conference on Robot Learning', not 'Since' or 'In'."""
+    return bool(_VENUE_WORD.search(venue)) or any(
+        sum(1 for c in token if c.isupper()) >= 2 for token in venue.split()
+    )
 
 
 def parse_header(line: str) -> Header | None:
-    """Recognise a header such as 'ICLR 2026 Papers' (venue, year); None if the line is not one."""
-    if len(line.split()) > MAX_HEADER_WORDS:
+    """Recognise a header naming a venue and a year, forgivingly: 'ICLR 2026 Papers',
+    'Proceedings of ICML 2024 - accepted papers', 'NeurIPS 2023 (spotlight)'; None if the line is
+    not one."""
+    if len(line.split()) > MAX_HEADER_WORDS or line.rstrip().endswith("."):
         return None
-    match = _HEADER.match(line)
+    match = _HEADER.match(_PROCEEDINGS_OF.sub("", line))
     if not match or not _HEADER_TAIL.match(match.group("rest")):
         return None
-    venue = match.group("venue").strip() or None
+    venue = match.group("venue").strip(" \t,;:-–—_(") or None
+    if venue is None or not _looks_like_venue(venue):
+        return None
     return Header(line=0, venue=venue, year=int(match.group("year")))
+
+
+def looks_like_bare_header(line: str) -> bool:
+    """A first line set apart by a blank line that names no venue and year but reads as a heading
+    ('Accepted papers', 'ICLR Papers'): short, no sentence punctuation at its end."""
+    words = line.split()
+    return 0 < len(words) <= MAX_BARE_HEADER_WORDS and not line.rstrip().endswith((".", ",", ";"))
 
 
 def _file_reject(name: str, reason: str, raw_text: str | None = None) -> dict:
@@ -139,7 +211,10 @@ def parse_text(name: str, text: str, *, sha256: str = "", encoding: str = "utf-8
         return parsed
 
     first = nonblank[0]
+    set_apart = first + 1 >= len(lines) or bool(BLANK_LINE.match(lines[first + 1]))
     header = parse_header(lines[first])
+    if header is None and set_apart and looks_like_bare_header(lines[first]):
+        header = Header(line=0, venue=None, year=None)
     body_start = first
     if header is not None:
         parsed.header = Header(line=first + 1, venue=header.venue, year=header.year)
@@ -193,16 +268,9 @@ def parse_text(name: str, text: str, *, sha256: str = "", encoding: str = "utf-8
     return parsed
 
 
-def parse_file(path: Path, name: str | None = None) -> ParsedFile:
-    """Parse one seed file; never raises for bad content or an unreadable file."""
-    name = name or path.name
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        parsed = ParsedFile(name, "", "", 0, 0, header=None)
-        parsed.rejects.append(_file_reject(name, f"file cannot be read: {error.strerror or error}"))
-        return parsed
-    digest = hashlib.sha256(data).hexdigest()
+def parse_bytes(name: str, data: bytes, sha256: str = "") -> ParsedFile:
+    """Parse the bytes of one file in the text format; never raises for bad content."""
+    digest = sha256 or hashlib.sha256(data).hexdigest()
     decoded = decode_bytes(data)
     if decoded is None:
         n_lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
@@ -212,7 +280,11 @@ def parse_file(path: Path, name: str | None = None) -> ParsedFile:
                 "source_file": name,
                 "line_start": 1 if n_lines else 0,
                 "line_end": n_lines,
-                "reason": "file is not text (it has NUL or other control bytes); nothing was parsed",
+                "reason": (
+                    f"file is not text (only {text_share(data):.0%} of its bytes are text: the rest are "
+                    "control bytes or bytes of lines that are neither UTF-8 nor Windows-1252 text); "
+                    "nothing was parsed"
+                ),
                 "raw_text": None,
             }
         )
@@ -223,61 +295,27 @@ def parse_file(path: Path, name: str | None = None) -> ParsedFile:
     return parsed
 
 
+def parse_file(path: Path, name: str | None = None) -> ParsedFile:
+    """Parse one file in the text format; never raises for bad content or an unreadable file."""
+    name = name or path.name
+    entry = inspect(path)
+    problem = entry.problem
+    if problem is None and (entry.size or 0) > MAX_TEXT_BYTES:
+        problem = f"is larger than {MAX_TEXT_BYTES // 2**20} MiB, the limit for a file read whole"
+    data = None
+    if problem is None:
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            problem = f"cannot be read: {error.strerror or error}"
+    if data is None:
+        parsed = ParsedFile(name, "", "", 0, 0, header=None)
+        parsed.rejects.append(_file_reject(name, f"file {problem}"))
+        return parsed
+    return parse_bytes(name, data)
+
+
 def seed_paths(seeds_dir: Path) -> list[Path]:
-    return sorted(p for p in seeds_dir.glob("*.txt") if p.is_file() or p.is_symlink())
-
-
-DOCUMENT_SCHEMA = {
-    "document_id": pl.String,
-    "source_file": pl.String,
-    "ordinal": pl.Int32,
-    "line_start": pl.Int32,
-    "line_end": pl.Int32,
-    "venue": pl.String,
-    "year": pl.Int32,
-    "raw_text": pl.String,
-}
-
-
-@dataclass(frozen=True)
-class ParsedSeeds:
-    documents: pl.DataFrame
-    rejects: pl.DataFrame
-    files: pl.DataFrame
-
-
-def collect(parsed_files: list[ParsedFile]) -> ParsedSeeds:
-    documents = [d for p in parsed_files for d in p.documents]
-    rejects = [r for p in parsed_files for r in p.rejects]
-    files = [
-        {
-            "source_file": p.source_file,
-            "sha256": p.sha256,
-            "encoding": p.encoding,
-            "n_lines": p.n_lines,
-            "nonblank_lines": p.nonblank_lines,
-            "header_line": p.header.line if p.header else None,
-            "venue": p.header.venue if p.header else None,
-            "year": p.header.year if p.header else None,
-            "n_documents": len(p.documents),
-            "n_rejects": len(p.rejects),
-            "repairs": p.repairs,
-        }
-        for p in parsed_files
-    ]
-    return ParsedSeeds(
-        documents=pl.DataFrame(documents, schema=DOCUMENT_SCHEMA, orient="row")
-        if documents
-        else pl.DataFrame(schema=DOCUMENT_SCHEMA),
-        rejects=REJECTS.conform(pl.DataFrame(rejects, schema=REJECTS.polars_schema()))
-        if rejects
-        else REJECTS.empty_frame(),
-        files=INPUT_FILES.conform(pl.DataFrame(files, schema=INPUT_FILES.polars_schema()))
-        if files
-        else INPUT_FILES.empty_frame(),
-    )
-
-
-def parse_seeds(seeds_dir: Path) -> ParsedSeeds:
-    """Parse every *.txt in the seeds directory, in name order."""
-    return collect([parse_file(path) for path in seed_paths(seeds_dir)])
+    """Every entry of the input directory, whatever its name or kind: each becomes an input file
+    that is read, or a reject that says why not."""
+    return entry_paths(seeds_dir)

@@ -1,11 +1,16 @@
-"""Prove that nothing was lost: every non-blank input line is a header, in one document or in one reject.
+"""Prove that nothing was lost: every entry of the input directory has its input_files row; every
+non-blank line of a text file is its header, in one document or in one reject; every record of
+any other file is one document or one reject.
 
-The input files are read again from disk, independently of the parse results, and each non-blank
-line is counted against the line ranges the tables claim for it.
+Text files and JSON Lines files are read again from disk, independently of the parse results: each
+non-blank text line is counted against the line ranges the tables claim for it, and the non-blank
+lines of a JSON Lines file against its records. For the other formats, the documents and rejects
+of each file are counted against the records its reader found.
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 from collections.abc import Mapping
 from pathlib import Path
@@ -13,7 +18,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from pipeline.lib.parse import BLANK_LINE, LINE_BREAK, decode_bytes, seed_paths
+from pipeline.lib.parse import BLANK_LINE, LINE_BREAK, MAX_TEXT_BYTES, decode_bytes, seed_paths
+from pipeline.lib.readers.entries import inspect
 
 PROBLEM_SCHEMA = {"source_file": pl.String, "line": pl.Int32, "problem": pl.String}
 
@@ -45,23 +51,88 @@ def reconcile(
     """
     spans = _claimed_spans(documents, rejects, input_files)
     whole_file_rejects = set(rejects.filter(pl.col("line_start") == 0)["source_file"].to_list())
+    formats = dict(input_files.select("source_file", "format").iter_rows())
     problems: list[dict] = []
     keys: dict[str, str] = {}
     by_file = {name: group for (name,), group in spans.group_by("source_file")}
     for path in seed_paths(seeds_dir):
         name = path.name
+        if name not in formats:
+            problems.append({"source_file": name, "line": 0, "problem": "entry has no input_files row"})
+            continue
+        if formats[name] is None:  # no reader took it: the whole file must be a reject
+            if name not in whole_file_rejects:
+                problems.append({"source_file": name, "line": 0, "problem": "unread file has no reject row"})
+            continue
+        if formats[name] != "text":
+            continue
         file_spans = by_file.get(name, spans.clear()).sort("line_start", "line_end")
-        try:
-            data = path.read_bytes()
-        except OSError:
-            data = None
+        entry = inspect(path, seeds_dir)
+        data = None
+        if entry.problem is None and (entry.size or 0) <= MAX_TEXT_BYTES:
+            try:
+                data = path.read_bytes()
+            except OSError:
+                data = None
         if data is not None:
             keys[name] = _account_key(data, file_spans, name in whole_file_rejects)
             if balanced is not None and balanced.get(name) == keys[name]:
                 continue
         problems.extend(_file_problems(name, data, file_spans, name in whole_file_rejects))
+    problems.extend(_record_problems(seeds_dir, documents, rejects, input_files))
     frame = pl.DataFrame(problems, schema=PROBLEM_SCHEMA) if problems else pl.DataFrame(schema=PROBLEM_SCHEMA)
     return frame, keys
+
+
+def _record_problems(
+    seeds_dir: Path, documents: pl.DataFrame, rejects: pl.DataFrame, input_files: pl.DataFrame
+) -> list[dict]:
+    """Files of records: documents + rejects = records, and for JSON Lines, records = non-blank lines."""
+    record_files = input_files.filter(pl.col("format").is_not_null() & (pl.col("format") != "text"))
+    if record_files.is_empty():
+        return []
+    names = record_files["source_file"]
+    taken = documents.filter(pl.col("source_file").is_in(names.implode())).group_by("source_file").len("docs")
+    refused = (
+        rejects.filter(pl.col("source_file").is_in(names.implode()) & (pl.col("line_start") > 0))
+        .group_by("source_file")
+        .len("rejected")
+    )
+    counts = (
+        record_files.select("source_file", "format", "status", "n_records", "compression")
+        .join(taken, on="source_file", how="left")
+        .join(refused, on="source_file", how="left")
+        .fill_null(0)
+    )
+    problems = []
+    for name, fmt, status, n_records, compression, docs, rejected in counts.iter_rows():
+        if docs + rejected != n_records:
+            problems.append(
+                {
+                    "source_file": name,
+                    "line": 0,
+                    "problem": f"{n_records} records but {docs} documents and {rejected} rejects",
+                }
+            )
+        if fmt == "jsonl" and status != "read in part":
+            lines = _nonblank_line_count(seeds_dir / name, compression == "gzip")
+            if lines is not None and lines != n_records:
+                problems.append(
+                    {
+                        "source_file": name,
+                        "line": 0,
+                        "problem": f"{lines} non-blank lines but {n_records} records",
+                    }
+                )
+    return problems
+
+
+def _nonblank_line_count(path: Path, compressed: bool) -> int | None:
+    try:
+        with gzip.open(path, "rb") if compressed else open(path, "rb") as stream:
+            return sum(1 for line in stream if line.strip())
+    except (OSError, EOFError):
+        return None
 
 
 def _account_key(data: bytes, file_spans: pl.DataFrame, rejected_whole: bool) -> str:

@@ -195,7 +195,7 @@ def load_passed_rows(path: Path, table: Table) -> pl.Series | None:
     try:
         if pq.read_schema(path).metadata.get(_SUITE_KEY) != suite_key(table).encode():
             return None
-        return pl.read_parquet(path).get_column("row_hash")
+        return pl.read_parquet(path, glob=False).get_column("row_hash")
     except (OSError, pa.ArrowException, AttributeError):
         return None
 
@@ -234,7 +234,9 @@ def validate_table(
         parquet = pq.ParquetFile(frame)
         n_rows = parquet.metadata.num_rows
         present = set(parquet.schema_arrow.names)
-        whole = pl.read_parquet(frame, columns=[c for c in dict.fromkeys(needed_whole) if c in present])
+        whole = pl.read_parquet(
+            frame, columns=[c for c in dict.fromkeys(needed_whole) if c in present], glob=False
+        )
         columns = _frame_columns(whole, table)
         data_bytes = sum(parquet.metadata.row_group(i).total_byte_size for i in range(parquet.num_row_groups))
         chunk_rows = chunk_rows or _chunk_rows(data_bytes, n_rows)

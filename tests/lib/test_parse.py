@@ -2,12 +2,12 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.lib.inputs import read_seeds
 from pipeline.lib.parse import (
     MAX_WORDS,
     MIN_WORDS,
     parse_file,
     parse_header,
-    parse_seeds,
     parse_text,
 )
 from pipeline.lib.reconcile import reconcile
@@ -103,7 +103,7 @@ def test_binary_and_unreadable_files_become_rejects(tmp_path):
 
 
 def test_seeds_parse_to_38_documents_and_every_line_is_accounted_for():
-    parsed = parse_seeds(SEEDS)
+    parsed = read_seeds(SEEDS)
     assert parsed.documents.height == 38
     assert parsed.rejects.height == 0
     assert reconcile(SEEDS, parsed.documents, parsed.rejects, parsed.files)[0].height == 0

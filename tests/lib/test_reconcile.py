@@ -1,4 +1,5 @@
-from pipeline.lib.parse import MIN_WORDS, parse_seeds
+from pipeline.lib.inputs import read_seeds as parse_seeds
+from pipeline.lib.parse import MIN_WORDS
 from pipeline.lib.reconcile import reconcile
 
 ABSTRACT = " ".join(["word"] * (MIN_WORDS + 5))
@@ -35,7 +36,21 @@ def test_an_unparsed_file_is_reported(tmp_path):
     parsed = _write(tmp_path)
     (tmp_path / "c.txt").write_text(f"ICLR 2026 Papers\n\n{ABSTRACT}\n", encoding="utf-8")
     problems, _ = reconcile(tmp_path, parsed.documents, parsed.rejects, parsed.files)
-    assert problems.filter(problems["source_file"] == "c.txt").height == 2
+    assert problems.filter(problems["source_file"] == "c.txt")["problem"].to_list() == [
+        "entry has no input_files row"
+    ]
+
+
+def test_records_of_other_formats_are_counted_against_documents_and_rejects(tmp_path):
+    record = f'{{"title": "T", "abstract": "{ABSTRACT}"}}\n'
+    (tmp_path / "r.jsonl").write_text(record * 3 + "{broken\n")
+    parsed = parse_seeds(tmp_path)
+    assert reconcile(tmp_path, parsed.documents, parsed.rejects, parsed.files)[0].height == 0
+    problems, _ = reconcile(tmp_path, parsed.documents.head(2), parsed.rejects, parsed.files)
+    assert problems["problem"].to_list() == ["4 records but 2 documents and 1 rejects"]
+    (tmp_path / "r.jsonl").write_text(record * 5)
+    problems, _ = reconcile(tmp_path, parsed.documents, parsed.rejects, parsed.files)
+    assert problems["problem"].to_list() == ["5 non-blank lines but 4 records"]
 
 
 def test_a_file_with_the_bytes_and_claims_of_a_balanced_run_is_not_recounted(tmp_path):

@@ -83,6 +83,43 @@ def inspect(path: Path, seeds_dir: Path | None = None, allow_outside: bool | Non
     return Entry(path, own.st_size, None)
 
 
+# What Dagster refuses in a partition key; such a file name is escaped to be one.
+_KEY_ESCAPES = {"%": "%25", "...": "%2E%2E%2E", **{c: f"%{ord(c):02X}" for c in "\a\b\f\n\r\t\v\0"}}
+
+
+def partition_key(name: str) -> str:
+    """The Dagster partition key of an input file: its name, escaped when it holds '%' or what
+    Dagster refuses (see `file_name`)."""
+    if not any(raw in name for raw in _KEY_ESCAPES):
+        return name
+    key = name.replace("%", "%25")
+    for raw, escaped in _KEY_ESCAPES.items():
+        if raw != "%":
+            key = key.replace(raw, escaped)
+    return key
+
+
+def file_name(key: str) -> str:
+    """The input file's name for its partition key: a key with '%' is an escaped name."""
+    if "%" not in key:
+        return key
+    for raw, escaped in _KEY_ESCAPES.items():
+        if raw != "%":
+            key = key.replace(escaped, raw)
+    return key.replace("%25", "%")
+
+
+def stamp(path: Path) -> str:
+    """Size and modification time of an entry, from its status alone (never opened): what the
+    seeds sensor compares between ticks. A link's target counts when it may be read."""
+    entry = inspect(path)
+    try:
+        status = os.stat(path) if entry.problem is None else os.lstat(path)
+    except OSError:
+        return "missing"
+    return f"{status.st_size}:{status.st_mtime_ns}:{entry.problem or ''}"
+
+
 def file_digest(path: Path, seeds_dir: Path | None = None) -> str | None:
     """SHA-256 of a readable entry's bytes, streamed; None for an entry that is not read."""
     if inspect(path, seeds_dir).problem:
