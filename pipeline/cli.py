@@ -53,6 +53,10 @@ console = Console(stderr=True)
 # DuckDB's largest BIGINT: a --limit or --top above it asks for every row all the same.
 _MOST_ROWS = 2**63 - 1
 
+# The external ids `papers show` prints, as the papers table names them.
+PAPER_IDS = ("doi", "arxiv_id", "openreview_id", "openalex_id", "s2_corpus_id", "url")
+EXPORT_FORMATS = {".csv": "csv", ".jsonl": "jsonl", ".json": "jsonl", ".parquet": "parquet"}
+
 WarehouseOption = Annotated[
     Path | None, typer.Option(help="Warehouse directory (default: $PAPERS_WAREHOUSE_DIR or warehouse/).")
 ]
@@ -225,26 +229,28 @@ def search_command(
             out.print(f"No paper matches {query!r}.")
             return
         words = full_text.matching_words(con, query)
-        venues = dict(
-            con.execute(
-                "SELECT paper_id, concat_ws(' ', venue, year) FROM papers WHERE list_contains(?, paper_id)",
+        described = {
+            paper_id: (title, venue)
+            for paper_id, title, venue in con.execute(
+                "SELECT paper_id, title, concat_ws(' ', venue, year) FROM papers "
+                "WHERE list_contains(?, paper_id)",
                 [[hit.paper_id for hit in hits]],
             ).fetchall()
-        )
+        }
     table = Table(title=f"Papers matching {query!r}", show_lines=True)
     table.add_column("#", justify="right")
     table.add_column("paper_id", no_wrap=True, style="bold")
     table.add_column("score", justify="right")
     table.add_column("venue", no_wrap=True)
-    table.add_column("snippet")
+    table.add_column("title and snippet")
     for rank, hit in enumerate(hits, start=1):
-        table.add_row(
-            str(rank),
-            hit.paper_id,
-            f"{hit.score:.2f}",
-            venues.get(hit.paper_id, ""),
-            _highlighted(hit.snippet, words),
-        )
+        title, venue = described.get(hit.paper_id, (None, ""))
+        text = _highlighted(hit.snippet, words)
+        if title:
+            heading = _highlighted(title, words)
+            heading.stylize("bold")
+            text = Text.assemble(heading, "\n", text)
+        table.add_row(str(rank), hit.paper_id, f"{hit.score:.2f}", venue, text)
     out.print(table)
 
 
@@ -328,11 +334,13 @@ def show(
     out = _stdout()
     with _connect("show", warehouse) as con:
         paper_id = _resolve_paper_id(con, paper_id)
-        venue, year, abstract_clean, n_documents, source_files, proposed, code_url = con.execute(
-            "SELECT venue, year, abstract_clean, n_documents, source_files, proposed_methods, code_url "
-            "FROM papers WHERE paper_id = ?",
+        row = con.execute(
+            "SELECT venue, year, abstract_clean, n_documents, source_files, proposed_methods, code_url, "
+            f"title, authors, {', '.join(PAPER_IDS)} FROM papers WHERE paper_id = ?",
             [paper_id],
         ).fetchone()
+        venue, year, abstract_clean, n_documents, source_files, proposed, code_url, title, authors = row[:9]
+        ids = dict(zip(PAPER_IDS, row[9:], strict=True))
         mentions = con.execute(
             'SELECT entity_type, text, name, start, "end", role FROM mentions WHERE paper_id = ? '
             'ORDER BY start, "end"',
@@ -343,6 +351,13 @@ def show(
         style = ENTITY_STYLES.get(entity_type, "")
         abstract.stylize(f"{style} {PROPOSED_STYLE}" if role == "proposed" else style, start, end)
     out.print(Text(paper_id, style="bold"), Text(f"  {venue or ''} {year or ''}".rstrip()))
+    if title:
+        out.print(Text(title, style="bold"))
+    if authors:
+        out.print(", ".join(authors))
+    known = [f"{name}: {value}" for name, value in ids.items() if value]
+    if known:
+        out.print("; ".join(known))
     out.print(f"{n_documents} occurrence(s) in {', '.join(source_files)}")
     if proposed:
         out.print("Proposes: " + ", ".join(proposed))
@@ -369,3 +384,56 @@ def show(
                 role,
             )
         out.print(table)
+
+
+@app.command()
+def export(
+    out: Annotated[Path, typer.Argument(help="File to write: .csv, .jsonl or .parquet (or give --format).")],
+    table: Annotated[str, typer.Option(help="Table to export (any table of the warehouse).")] = "papers",
+    output_format: Annotated[
+        str | None, typer.Option("--format", help="csv, jsonl or parquet (default: from OUT's extension).")
+    ] = None,
+    venue: Annotated[str | None, typer.Option(help="Only rows of this venue (case-insensitive).")] = None,
+    year: Annotated[int | None, typer.Option(help="Only rows of this year.")] = None,
+    where: Annotated[
+        str | None,
+        typer.Option(help="Any SQL condition on the table's columns, e.g. \"title ILIKE '%graph%'\"."),
+    ] = None,
+    warehouse: WarehouseOption = None,
+) -> None:
+    """Write a table (papers by default) to CSV, JSON Lines or Parquet, filtered by venue, year or SQL."""
+    chosen = output_format or EXPORT_FORMATS.get(out.suffix.lower())
+    if chosen not in EXPORT_FORMATS.values():
+        _fail("export", f"cannot tell the format of {out}; give --format csv, jsonl or parquet")
+    with _connect("export", warehouse) as con:
+        tables = {name for (name,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+        if table not in tables:
+            _fail("export", f"no table {table!r}; tables are {', '.join(sorted(tables))}")
+        columns = {
+            name for (name,) in con.execute(f'SELECT name FROM pragma_table_info("{table}")').fetchall()
+        }
+        conditions, parameters = [], []
+        for column, value in (("venue", venue), ("year", year)):
+            if value is None:
+                continue
+            if column not in columns:
+                _fail("export", f"table {table!r} has no {column} column to filter on")
+            conditions.append("lower(venue) = lower(?)" if column == "venue" else "year = ?")
+            parameters.append(value)
+        if where:
+            conditions.append(f"({where})")
+        query = f'SELECT * FROM "{table}"' + (f" WHERE {' AND '.join(conditions)}" if conditions else "")
+        relation = con.sql(query, params=parameters or None)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if chosen == "csv":
+            relation.write_csv(str(out))
+        elif chosen == "parquet":
+            relation.write_parquet(str(out))
+        else:
+            con.execute(f"COPY ({query}) TO '{_sql_path(out)}' (FORMAT json)", parameters or None)
+        count = con.execute(f"SELECT count(*) FROM ({query})", parameters or None).fetchone()[0]
+    console.print(f"wrote {count:,} rows of {table} to {out} ({chosen})")
+
+
+def _sql_path(path: Path) -> str:
+    return str(path).replace("'", "''")

@@ -12,6 +12,7 @@ from pipeline.lib.assemble import (
     canonical_papers,
     documents_table,
     file_signatures,
+    fused_fields,
     match_documents,
 )
 from pipeline.lib.dedup import summarise
@@ -30,6 +31,10 @@ GROUP = "dedup"
             description="One row per distinct paper from its canonical occurrence, before entity extraction.",
             kinds={"python", "polars"},
         ),
+        "paper_conflicts": dg.AssetOut(
+            description="Every field on which a paper's documents disagree, each value kept.",
+            kinds={"python", "polars"},
+        ),
     },
     ins={
         # Lazy: only the columns matching needs are loaded; the texts are streamed into the outputs.
@@ -43,7 +48,8 @@ def deduplicate_documents(
     raw_documents: pl.LazyFrame,
     input_files: pl.DataFrame,
 ):
-    """Merge exact duplicates by normalised hash and near duplicates by verified MinHash LSH.
+    """Merge exact duplicates by normalised hash and near duplicates by verified MinHash LSH, then
+    occurrences across sources by shared ids and titles; fuse each paper's title, authors and ids.
 
     The texts of an input file whose bytes did not change since the last run are not signed again:
     their signatures are kept under the staging directory.
@@ -67,10 +73,12 @@ def deduplicate_documents(
     merged = summarise(matches)
     context.log.info(f"{matches.height} documents -> {merged['papers']} papers ({merged})")
     documents = documents_table(raw_documents, matches)
-    papers = canonical_papers(raw_documents, matches)
+    fused, conflicts = fused_fields(raw_documents, matches)
+    papers = canonical_papers(raw_documents, matches, fused)
     yield dg.Output(
         documents,
         "documents",
         metadata=frame_metadata(documents, "documents", **merged, files_signed=len(signed)),
     )
     yield dg.Output(papers, "canonical_papers", metadata=frame_metadata(papers, "papers"))
+    yield dg.Output(conflicts, "paper_conflicts", metadata=frame_metadata(conflicts, "paper_conflicts"))

@@ -9,14 +9,17 @@ import dagster as dg
 import polars as pl
 
 from pipeline.defs.metadata import frame_metadata
-from pipeline.defs.resources import PATHS, LinkedParts, WarehousePaths, stage_partition
-from pipeline.lib.assemble import preparation_version, prepare_files
-from pipeline.lib.parse import DOCUMENT_SCHEMA
+from pipeline.defs.resources import PATHS, LinkedParts, WarehousePaths, partition_dir, stage_partition
+from pipeline.lib.assemble import PrepareJob, file_version, preparation_version, prepare_files
+from pipeline.lib.inputs import PREPARED_DOCUMENT_SCHEMA
+from pipeline.lib.readers.entries import file_name
+from pipeline.lib.readers.mapping import load_mappings
 from pipeline.lib.schema import INPUT_FILES, REJECTS
 
 GROUP = "ingest"
 # Per file, beside its parts: the bytes' digest and the parser version it was prepared with.
 STAMP_PART = "stamp"
+DOCUMENTS_PART = "documents.parquet"
 SEED_FILES = dg.DynamicPartitionsDefinition(name="seed_files")
 # backfill_policy is marked beta in dagster 1.13; it is what runs many files in one run, so we use it
 # knowingly and keep the warning off users' terminals.
@@ -32,21 +35,31 @@ warnings.filterwarnings("ignore", message=".*backfill_policy.*", category=dg.Bet
     code_version=preparation_version(),
 )
 def seed_file(context: dg.AssetExecutionContext, paths: WarehousePaths) -> dict:
-    """One input file parsed (header, paragraphs, line ranges, rejects) and its abstracts cleaned."""
+    """One input file read by the reader of its format (text, CSV, JSON, BibTeX, Parquet ...), its
+    abstracts cleaned; every record a document or a reject."""
     keys = sorted(context.partition_keys)
     started = time.perf_counter()
-    version = preparation_version()
+    seeds = paths.seeds()
+    mappings = load_mappings(seeds)
     staged, n_documents, n_rejects = {}, 0, 0
-    prepared = prepare_files([paths.seeds() / key for key in keys], workers=os.cpu_count() or 1)
+    # Each file's documents are written to their staged place by the worker that reads them.
+    staging = {key: partition_dir(paths.warehouse(), context.asset_key, key) for key in keys}
+    jobs = [PrepareJob(seeds / file_name(key), seeds, staging[key] / DOCUMENTS_PART) for key in keys]
+    prepared = prepare_files(jobs, workers=os.cpu_count() or 1)
     for key, p in zip(keys, prepared, strict=True):
         parts = {
-            "documents": p.documents,
             "rejects": p.rejects,
             "input_file": p.files,
-            STAMP_PART: p.files.select("sha256", preparation_version=pl.lit(version)),
+            STAMP_PART: p.files.select(
+                "sha256", preparation_version=pl.lit(file_version(file_name(key), mappings))
+            ),
         }
-        staged[key] = stage_partition(paths.warehouse(), context.asset_key, key, parts)
-        n_documents += p.documents.height
+        # The documents are staged already, written by the worker batch by batch.
+        staged[key] = {
+            **stage_partition(paths.warehouse(), context.asset_key, key, parts),
+            "documents": p.documents,
+        }
+        n_documents += int(p.files["n_documents"][0])
         n_rejects += p.rejects.height
         rate = n_documents / max(time.perf_counter() - started, 1e-9)
         context.log.info(f"parsed {len(staged)}/{len(keys)} files, {n_documents:,} documents ({rate:,.0f}/s)")
@@ -60,7 +73,9 @@ def seed_file(context: dg.AssetExecutionContext, paths: WarehousePaths) -> dict:
 
 
 def _concat(parts: list[Path], empty: pl.DataFrame) -> pl.LazyFrame:
-    return pl.concat([pl.scan_parquet(p) for p in parts], how="vertical") if parts else empty.lazy()
+    return (
+        pl.concat([pl.scan_parquet(p, glob=False) for p in parts], how="vertical") if parts else empty.lazy()
+    )
 
 
 @dg.multi_asset(
@@ -87,9 +102,7 @@ def collect_seed_files(context: dg.AssetExecutionContext, seed_file: dict):
     """Gather every file's documents, rejects and inventory row, in file-name order; the documents'
     files are linked, not copied (a million abstracts are gigabytes)."""
     files = [seed_file[key] for key in sorted(seed_file)]
-    empty_documents = pl.DataFrame(
-        schema={**DOCUMENT_SCHEMA, "abstract": pl.String, "abstract_clean": pl.String}
-    )
+    empty_documents = pl.DataFrame(schema=PREPARED_DOCUMENT_SCHEMA)
     documents = LinkedParts(tuple(f["documents"] for f in files), empty_documents)
     linked = _concat(list(documents.files), empty_documents)
     rejects = _concat([f["rejects"] for f in files], REJECTS.empty_frame())

@@ -6,18 +6,22 @@ import hashlib
 import inspect
 from collections.abc import Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import replace
+from dataclasses import dataclass
 from functools import cache
 from multiprocessing import get_context
 from pathlib import Path
 
 import polars as pl
 
-from pipeline.lib import clean, parse
+from pipeline.lib import clean, inputs, parse
 from pipeline.lib.clean import clean_abstract, normalise_whitespace
 from pipeline.lib.dedup import Signatures, deduplicate, sign_texts, signature_version
-from pipeline.lib.parse import ParsedSeeds, collect, parse_file
-from pipeline.lib.schema import DOCUMENTS, PAPERS
+from pipeline.lib.fusion import FUSED_FIELDS, fuse_papers
+from pipeline.lib.inputs import ParsedSeeds, read_file
+from pipeline.lib.merge import STRONG_IDS, merge_occurrences
+from pipeline.lib.readers import bibtex, entries, fields, jsonfiles, mapping, read, records, shapes, tables
+from pipeline.lib.readers.mapping import FileMapping, load_mappings
+from pipeline.lib.schema import DOCUMENTS, PAPER_CONFLICTS, PAPERS
 
 
 def with_clean_text(raw_documents: pl.DataFrame) -> pl.DataFrame:
@@ -34,35 +38,54 @@ def with_clean_text(raw_documents: pl.DataFrame) -> pl.DataFrame:
     return raw_documents.join(cleaned, on="raw_text", how="left", maintain_order="left")
 
 
+READER_MODULES = (bibtex, entries, fields, jsonfiles, mapping, read, records, shapes, tables)
+
+
 @cache
 def preparation_version() -> str:
-    """Changes whenever the parser or the cleaner changes, so cached per-file results go stale."""
-    sources = "".join(inspect.getsource(module) for module in (parse, clean))
+    """Changes whenever a reader, the parser or the cleaner changes, so cached per-file results go stale."""
+    modules = (parse, clean, inputs, *READER_MODULES)
+    sources = "".join(inspect.getsource(module) for module in modules)
     return hashlib.sha256(sources.encode()).hexdigest()[:16]
 
 
-def prepare_file(path: Path) -> ParsedSeeds:
-    """One input file parsed, with `abstract` and `abstract_clean` for each of its documents."""
-    parsed = collect([parse_file(path)])
-    return replace(parsed, documents=with_clean_text(parsed.documents))
+def file_version(name: str, mappings: Mapping[str, FileMapping]) -> str:
+    """The version a file's staged parse must have: the code's, and the user's mapping of the file."""
+    mapping = mappings.get(name)
+    return preparation_version() if mapping is None else f"{preparation_version()}+{mapping.digest()}"
 
 
-def prepare_files(paths: list[Path], workers: int = 1) -> Iterator[ParsedSeeds]:
+@dataclass(frozen=True)
+class PrepareJob:
+    path: Path
+    seeds_dir: Path
+    target: Path | None = None
+
+
+def prepare_file(job: PrepareJob | Path) -> ParsedSeeds:
+    """One input file read, with `abstract` and `abstract_clean` for each of its documents; written
+    to the job's target when it has one."""
+    if isinstance(job, Path):
+        job = PrepareJob(job, job.parent)
+    return read_file(job.path, job.seeds_dir, load_mappings(job.seeds_dir), with_clean_text, job.target)
+
+
+def prepare_files(jobs: list[PrepareJob], workers: int = 1) -> Iterator[ParsedSeeds]:
     """prepare_file for many files, in order, in `workers` processes when there is more than one
     file; a generator, so that a caller can store each file and let it go before the next."""
-    if workers > 1 and len(paths) > 1:
+    if workers > 1 and len(jobs) > 1:
         # Spawned, not forked: a fork of a process whose polars thread pool is running can deadlock.
         with ProcessPoolExecutor(
-            max_workers=min(workers, len(paths)), mp_context=get_context("spawn")
+            max_workers=min(workers, len(jobs)), mp_context=get_context("spawn")
         ) as pool:
-            yield from pool.map(prepare_file, paths)
+            yield from pool.map(prepare_file, jobs)
     else:
-        yield from map(prepare_file, paths)
+        yield from map(prepare_file, jobs)
 
 
-# The columns of the occurrences that deduplication reads: not the raw texts, which only the
-# tables it writes carry (joined in by `documents_table` and `canonical_papers`).
-MATCH_COLUMNS = ("document_id", "source_file", "ordinal", "abstract_clean")
+# The columns of the occurrences that deduplication and merging read: not the raw texts, which
+# only the tables it writes carry (joined in by `documents_table` and `canonical_papers`).
+MATCH_COLUMNS = ("document_id", "source_file", "ordinal", "abstract_clean", "title", *STRONG_IDS)
 
 
 def _file_ordered(occurrences: pl.DataFrame) -> pl.DataFrame:
@@ -73,12 +96,20 @@ def _file_ordered(occurrences: pl.DataFrame) -> pl.DataFrame:
 
 def match_documents(occurrences: pl.DataFrame, signatures: Signatures | None = None) -> pl.DataFrame:
     """The paper of every occurrence (columns MATCH_COLUMNS), in file order: document_id,
-    source_file, ordinal, paper_id, match and similarity. `signatures` (from `file_signatures`) are
-    those of the occurrences in file order."""
+    source_file, ordinal, paper_id, match and similarity. Abstracts are matched by dedup, then
+    shared ids and titles merge across sources (`merge.merge_occurrences`). `signatures` (from
+    `file_signatures`) are those of the occurrences in file order."""
     ordered = _file_ordered(occurrences)
+    # Occurrences that say nothing of titles and ids (abstracts alone) match by their text.
+    ordered = ordered.with_columns(
+        pl.lit(None, pl.String).alias(name) for name in ("title", *STRONG_IDS) if name not in ordered.columns
+    )
     texts = ordered.select("document_id", pl.col("abstract_clean").alias("clean_text"))
-    matches = deduplicate(texts, signatures=signatures)
-    # One row per input row, in input order (deduplicate's contract): columns side by side, no join.
+    text_matches = deduplicate(texts, signatures=signatures)
+    matches = merge_occurrences(
+        ordered, text_matches.select("document_id", "paper_id", "match", "similarity")
+    )
+    # One row per input row, in input order (merge's contract): columns side by side, no join.
     return ordered.select("document_id", "source_file", "ordinal").with_columns(
         matches.select("paper_id", "match", "similarity")
     )
@@ -135,9 +166,33 @@ def documents_table(occurrences: pl.LazyFrame, matches: pl.DataFrame) -> pl.Lazy
     return DOCUMENTS.conform(_in_file_order(occurrences, paper_of))
 
 
-def canonical_papers(occurrences: pl.LazyFrame, matches: pl.DataFrame) -> pl.LazyFrame:
-    """One row per paper from its canonical occurrence, in the file order of those; entity
-    columns are added by extraction."""
+# What fusion reads of each occurrence: where it is, how it matched, and the fields it may give.
+FUSION_COLUMNS = ("document_id", "source_file", "ordinal", "format", "venue", "year", *FUSED_FIELDS)
+
+
+def fused_fields(occurrences: pl.LazyFrame, matches: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Each paper's fused title, authors, ids ... and sources, and the conflicts among its documents
+    (`fusion.fuse_papers`); the abstracts are not read."""
+    documents = (
+        occurrences.select(FUSION_COLUMNS)
+        .join(matches.lazy().select("document_id", "paper_id", "match"), on="document_id", how="inner")
+        .collect()
+    )
+    fused, conflicts = fuse_papers(documents)
+    # Venue and year by fusion's rule too (the canonical occurrence's, else the earliest given), so
+    # that a paper read first from a source without them (an arXiv record) takes its conference's.
+    venues = (
+        documents.sort(pl.col("match") != "first", "source_file", "ordinal", maintain_order=True)
+        .group_by("paper_id")
+        .agg(pl.col("venue").drop_nulls().first(), pl.col("year").drop_nulls().first())
+    )
+    fused = fused.join(venues, on="paper_id", how="left", maintain_order="left")
+    return fused, PAPER_CONFLICTS.conform(conflicts)
+
+
+def canonical_papers(occurrences: pl.LazyFrame, matches: pl.DataFrame, fused: pl.DataFrame) -> pl.LazyFrame:
+    """One row per paper from its canonical occurrence, in the file order of those, with its fused
+    fields; entity columns are added by extraction."""
     per_paper = matches.group_by("paper_id").agg(
         n_documents=pl.len(),
         source_files=pl.col("source_file").unique().sort(),
@@ -149,8 +204,10 @@ def canonical_papers(occurrences: pl.LazyFrame, matches: pl.DataFrame) -> pl.Laz
     )
     return (
         _in_file_order(occurrences, canonical)
-        .select("paper_id", "venue", "year", "abstract", "abstract_clean", "n_documents", "source_files")
+        .select("paper_id", "abstract", "abstract_clean", "n_documents", "source_files")
         .with_columns(word_count=pl.col("abstract_clean").str.count_matches(r"\S+"))
+        .join(fused.lazy(), on="paper_id", how="left", maintain_order="left")
+        .select("paper_id", "venue", "year", pl.all().exclude("paper_id", "venue", "year"))
     )
 
 

@@ -15,9 +15,24 @@ import pyarrow as pa
 # A table's rows in memory or as a query over files: conform keeps which one it is given.
 Frame = TypeVar("Frame", pl.DataFrame, pl.LazyFrame)
 
-SCHEMA_VERSION = "1.0.0"
+SCHEMA_VERSION = "1.1.0"
 
-MATCH_KINDS = ("first", "exact", "near")
+MATCH_KINDS = ("first", "id", "exact", "near", "title")
+FORMATS = (
+    "text",
+    "csv",
+    "tsv",
+    "json",
+    "jsonl",
+    "parquet",
+    "bibtex",
+    "arxiv",
+    "openreview",
+    "paperlists",
+    "openalex",
+    "s2",
+    "crossref",
+)
 ENTITY_TYPES = ("method", "model", "dataset", "metric", "task")
 ROLES = ("proposed", "referenced")
 LINK_KINDS = ("code", "project", "other")
@@ -87,13 +102,38 @@ class Table:
 _STR = pa.large_string()
 _INT = pa.int32()
 _FLOAT = pa.float64()
+_BIGINT = pa.int64()
+_BOOL = pa.bool_()
 _STR_LIST = pa.large_list(pa.large_string())
 
-_SQL_TYPES = {_STR: "VARCHAR", _INT: "INTEGER", _FLOAT: "DOUBLE", _STR_LIST: "VARCHAR[]"}
+_SQL_TYPES = {
+    _STR: "VARCHAR",
+    _INT: "INTEGER",
+    _BIGINT: "BIGINT",
+    _BOOL: "BOOLEAN",
+    _FLOAT: "DOUBLE",
+    _STR_LIST: "VARCHAR[]",
+}
 
 
 def _offset(name: str, description: str) -> Column:
     return Column(name, _INT, description, nullable=False, min_value=0)
+
+
+def _record_columns(whose: str) -> tuple[Column, ...]:
+    """The bibliographic fields a source may give, as documents carry them and papers fuse them."""
+    return (
+        Column("title", _STR, f"Title {whose} (NULL when the source has none)."),
+        Column("authors", _STR_LIST, f"Author names {whose}, in order (NULL when the source has none)."),
+        Column("doi", _STR, f"DOI {whose}, lower case, without resolver ('10.1000/xyz')."),
+        Column("arxiv_id", _STR, f"arXiv id {whose}, without version ('2101.00001')."),
+        Column("openreview_id", _STR, f"OpenReview forum id {whose}."),
+        Column("openalex_id", _STR, f"OpenAlex work id {whose} ('W123...')."),
+        Column("s2_corpus_id", _STR, f"Semantic Scholar corpus id {whose}."),
+        Column("url", _STR, f"Landing page or forum link {whose}."),
+        Column("published", _STR, f"Publication date {whose}: 'YYYY-MM-DD', 'YYYY-MM' or 'YYYY'."),
+        Column("keywords", _STR_LIST, f"Keywords or categories {whose}."),
+    )
 
 
 def _paper_fk() -> ForeignKey:
@@ -116,44 +156,83 @@ DOCUMENTS = Table(
             unique=True,
         ),
         Column("source_file", _STR, "Input file name relative to the seeds directory.", nullable=False),
-        Column("ordinal", _INT, "1-based position of the abstract in its file.", nullable=False, min_value=1),
+        Column(
+            "ordinal",
+            _INT,
+            "1-based position of the record in its file: the paragraph for text, the record for JSON, "
+            "BibTeX and Parquet, the data row for CSV and TSV.",
+            nullable=False,
+            min_value=1,
+        ),
         Column(
             "line_start",
             _INT,
-            "First line of the paragraph in the file (1-based).",
+            "Where the record starts (1-based): its first line for text and BibTeX, its line for JSON "
+            "Lines, its data row for CSV and Parquet, its element for a JSON array.",
             nullable=False,
             min_value=1,
         ),
         Column(
             "line_end",
             _INT,
-            "Last line of the paragraph in the file (1-based, inclusive).",
+            "Where the record ends (1-based, inclusive), counted as line_start is.",
             nullable=False,
             min_value=1,
         ),
-        Column("venue", _STR, "Venue from the file header, NULL when the file has none."),
+        Column(
+            "locator",
+            _STR,
+            "The record's place in words: 'lines 3-5', 'line 12', 'row 7', 'entry smith24a', "
+            "'element 3 of results'.",
+            nullable=False,
+        ),
+        Column(
+            "format",
+            _STR,
+            "The reader that read it: text, csv, tsv, json, jsonl, parquet, bibtex, or the recognised "
+            "shape (arxiv, openreview, paperlists, openalex, s2, crossref).",
+            nullable=False,
+            allowed=FORMATS,
+        ),
+        Column("venue", _STR, "Venue from the record, else the file (header, @Proceedings, file name)."),
         Column(
             "year",
             _INT,
-            "Year from the file header, NULL when the file has none.",
+            "Year from the record, else the file; NULL when neither says.",
             min_value=1900,
             max_value=2100,
         ),
-        Column("raw_text", _STR, "The paragraph exactly as it is in the file.", nullable=False),
+        Column(
+            "venue_source",
+            _STR,
+            "Where the venue came from: 'header', 'record', 'journal-ref', 'invitation', "
+            "'@proceedings entry', 'file name', 'sources.toml' ...",
+        ),
+        Column("year_source", _STR, "Where the year came from (as venue_source)."),
+        Column(
+            "raw_text",
+            _STR,
+            "The abstract exactly as the file has it: the paragraph for text, the field's value for "
+            "records (OpenAlex's rebuilt from its inverted index, Crossref's without JATS tags).",
+            nullable=False,
+        ),
+        *_record_columns("as the source gives it"),
+        Column("extra", _STR, "The record's other fields, as a JSON object: nothing a source gives is lost."),
         Column("paper_id", _STR, "The paper this occurrence belongs to (papers.paper_id).", nullable=False),
         Column(
             "match",
             _STR,
-            "How the occurrence joined its paper: 'first' (canonical occurrence), 'exact' (same "
-            "normalised text) or 'near' (verified near duplicate).",
+            "How the occurrence joined its paper: 'first' (canonical occurrence), 'id' (a shared "
+            "external id: DOI, arXiv, OpenReview, OpenAlex or S2), 'exact' (same normalised text), "
+            "'near' (verified near duplicate) or 'title' (same title, rewritten abstract).",
             nullable=False,
             allowed=MATCH_KINDS,
         ),
         Column(
             "similarity",
             _FLOAT,
-            "1.0 for first and exact; for near, the verified Jaccard similarity of word shingles "
-            "with the canonical occurrence.",
+            "1.0 for first and exact; for near, id and title, the verified similarity of the abstract "
+            "with the canonical occurrence's.",
             nullable=False,
             min_value=0.0,
             max_value=1.0,
@@ -175,8 +254,16 @@ PAPERS = Table(
             nullable=False,
             unique=True,
         ),
-        Column("venue", _STR, "Venue of the canonical occurrence."),
-        Column("year", _INT, "Year of the canonical occurrence.", min_value=1900, max_value=2100),
+        Column(
+            "venue", _STR, "Venue of the canonical occurrence, else of the earliest occurrence that has one."
+        ),
+        Column(
+            "year",
+            _INT,
+            "Year of the canonical occurrence, else of the earliest occurrence that has one.",
+            min_value=1900,
+            max_value=2100,
+        ),
         Column("abstract", _STR, "Canonical text, markup kept, whitespace normalised.", nullable=False),
         Column(
             "abstract_clean",
@@ -195,6 +282,13 @@ PAPERS = Table(
             nullable=False,
         ),
         Column("code_url", _STR, "First code or project link in the abstract, NULL if none."),
+        *_record_columns("fused from the paper's documents (the fusion rule is in pipeline/lib/fusion.py)"),
+        Column(
+            "sources",
+            _STR_LIST,
+            "Where the paper came from: 'format:file' of each of its documents, distinct and sorted.",
+            nullable=False,
+        ),
     ),
     primary_key=("paper_id",),
 )
@@ -274,8 +368,9 @@ LINKS = Table(
         Column(
             "url",
             _STR,
-            "The URL as written, without trailing punctuation; a URL broken by a space (a line break "
-            "in the source) is joined, so url equals abstract_clean[start:end] with whitespace removed.",
+            "The URL as written, without trailing punctuation: url == abstract_clean[start:end]. A URL "
+            "broken by a space (a line break in the source, 'https: //x.io') keeps that space; remove "
+            "whitespace to open it (papers.code_url is already joined).",
             nullable=False,
         ),
         Column(
@@ -338,6 +433,47 @@ REJECTS = Table(
     ),
 )
 
+PAPER_CONFLICTS = Table(
+    "paper_conflicts",
+    "Every field on which a paper's documents disagree (two DOIs, two titles ...): one row per "
+    "document and field, the value fused into papers marked chosen. Nothing that loses is dropped.",
+    (
+        _paper_id_column(),
+        Column(
+            "field",
+            _STR,
+            "The field: title, authors, doi, arxiv_id, openreview_id, openalex_id, s2_corpus_id, url, "
+            "published or keywords.",
+            nullable=False,
+            allowed=(
+                "title",
+                "authors",
+                "doi",
+                "arxiv_id",
+                "openreview_id",
+                "openalex_id",
+                "s2_corpus_id",
+                "url",
+                "published",
+                "keywords",
+            ),
+        ),
+        Column(
+            "document_id", _STR, "The document giving this value (documents.document_id).", nullable=False
+        ),
+        Column(
+            "value", _STR, "The value as the document gives it (a list joined with '; ').", nullable=False
+        ),
+        Column(
+            "chosen",
+            _BOOL,
+            "Whether this value is the one in papers (compared case-insensitively).",
+            nullable=False,
+        ),
+    ),
+    foreign_keys=(_paper_fk(), ForeignKey("document_id", "documents", "document_id")),
+)
+
 INPUT_FILES = Table(
     "input_files",
     "One row per input file: checksum, encoding, line counts, what it became and every repair made.",
@@ -349,8 +485,27 @@ INPUT_FILES = Table(
             nullable=False,
             unique=True,
         ),
+        Column(
+            "format",
+            _STR,
+            "The reader chosen by extension and content: text, csv, tsv, json, jsonl, parquet, bibtex, "
+            "or 'mapping' for sources.toml; NULL when no reader could take the file.",
+        ),
+        Column("compression", _STR, "'gzip' for a compressed file, NULL otherwise."),
+        Column(
+            "status",
+            _STR,
+            "What became of the file: 'read', 'read with rejects', 'read in part' (damaged after some "
+            "records), 'no documents', 'rejected' (see rejects), 'mapping' or 'skipped: hidden file'.",
+            nullable=False,
+        ),
+        Column("size_bytes", _BIGINT, "Size of the file in bytes, NULL when it is not a regular file."),
         Column("sha256", _STR, "SHA-256 of the file's bytes (empty when it could not be read)."),
-        Column("encoding", _STR, "How the bytes were decoded: utf-8, utf-16, cp1252, latin-1, or binary."),
+        Column(
+            "encoding",
+            _STR,
+            "How the text was decoded: utf-8, utf-16, 'utf-8 with Windows-1252 lines', or binary.",
+        ),
         Column("n_lines", _INT, "Lines in the file.", nullable=False, min_value=0),
         Column(
             "nonblank_lines", _INT, "Lines with something other than whitespace.", nullable=False, min_value=0
@@ -361,10 +516,16 @@ INPUT_FILES = Table(
             "Line of the 'VENUE YEAR Papers' header, NULL when the file has none.",
             min_value=1,
         ),
-        Column("venue", _STR, "Venue from the header, NULL when the file has none."),
+        Column("venue", _STR, "The file's venue (header, @Proceedings entry, file name), NULL if none."),
+        Column("year", _INT, "The file's year, as venue; NULL if none.", min_value=1900, max_value=2100),
         Column(
-            "year", _INT, "Year from the header, NULL when the file has none.", min_value=1900, max_value=2100
+            "n_records",
+            _INT,
+            "Records in the file (paragraphs for text); each is a document or a reject.",
+            nullable=False,
+            min_value=0,
         ),
+        Column("venue_source", _STR, "Where the file's venue and year came from (header, file name ...)."),
         Column(
             "n_documents",
             _INT,
@@ -386,5 +547,16 @@ INPUT_FILES = Table(
 
 TABLES: dict[str, Table] = {
     t.name: t
-    for t in (DOCUMENTS, PAPERS, MENTIONS, ENTITIES, ABBREVIATIONS, LINKS, RESULTS, REJECTS, INPUT_FILES)
+    for t in (
+        DOCUMENTS,
+        PAPERS,
+        PAPER_CONFLICTS,
+        MENTIONS,
+        ENTITIES,
+        ABBREVIATIONS,
+        LINKS,
+        RESULTS,
+        REJECTS,
+        INPUT_FILES,
+    )
 }

@@ -53,8 +53,13 @@ def test_pandas_reads_the_declared_types(built_warehouse, name):
         elif column.sql_type == "INTEGER":
             has_nulls = default[column.name].isna().any()
             assert pd.api.types.is_float_dtype(dtype) if has_nulls else dtype == "int32", column.name
+        elif column.sql_type == "BIGINT":
+            has_nulls = default[column.name].isna().any()
+            assert pd.api.types.is_float_dtype(dtype) if has_nulls else dtype == "int64", column.name
         elif column.sql_type == "DOUBLE":
             assert dtype == "float64", column.name
+        elif column.sql_type == "BOOLEAN":
+            assert pd.api.types.is_bool_dtype(dtype) or dtype == "object", column.name
         else:
             assert pd.api.types.is_object_dtype(dtype), column.name
 

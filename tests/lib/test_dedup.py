@@ -15,6 +15,7 @@ from pipeline.lib.assemble import (
     canonical_papers,
     documents_table,
     file_signatures,
+    fused_fields,
     match_documents,
 )
 from pipeline.lib.dedup import (
@@ -26,6 +27,7 @@ from pipeline.lib.dedup import (
     sign_texts,
     summarise,
 )
+from pipeline.lib.inputs import RAW_DOCUMENT_SCHEMA
 
 ABSTRACT = (
     "Sparse attention lets transformers read long documents, but most sparse patterns are fixed "
@@ -236,14 +238,22 @@ def test_the_tables_come_out_in_file_order_whatever_order_the_occurrences_come_i
             "raw_text": [text, other, text],
             "abstract": [text, other, text],
             "abstract_clean": [text, other, text],
+            "locator": ["lines 1-1", "lines 3-3", "lines 1-1"],
+            "format": ["text", "text", "text"],
         }
+    )
+    raw = raw.with_columns(
+        pl.lit(None, dtype).alias(name)
+        for name, dtype in RAW_DOCUMENT_SCHEMA.items()
+        if name not in raw.columns
     )
     tables = {}
     for name, occurrences in (("in order", raw.sort("source_file", "ordinal")), ("shuffled", raw)):
         matches = match_documents(occurrences.select(MATCH_COLUMNS))
+        fused, _ = fused_fields(occurrences.lazy(), matches)
         tables[name] = (
             documents_table(occurrences.lazy(), matches).collect(),
-            canonical_papers(occurrences.lazy(), matches).collect(),
+            canonical_papers(occurrences.lazy(), matches, fused).collect(),
         )
     documents, papers = tables["shuffled"]
     assert documents.equals(tables["in order"][0]) and papers.equals(tables["in order"][1])

@@ -8,7 +8,7 @@ import pytest
 
 from pipeline.lib import overview
 from pipeline.lib.publish import publish
-from pipeline.lib.schema import TABLES
+from pipeline.lib.schema import SCHEMA_VERSION, TABLES
 
 LONG_NAME = "A Remarkably Long Method Name That Will Not Fit Its Label"
 
@@ -25,6 +25,7 @@ def _paper(paper_id, venue, year, n_documents, proposed):
         "source_files": ["a.txt"],
         "proposed_methods": proposed,
         "code_url": None,
+        "sources": ["text:a.txt"],
     }
 
 
@@ -35,6 +36,8 @@ def _document(document_id, paper_id, match):
         "ordinal": int(document_id.split(":")[1]),
         "line_start": 1,
         "line_end": 1,
+        "locator": "lines 1-1",
+        "format": "text",
         "venue": "ICLR",
         "year": 2026,
         "raw_text": "text",
@@ -146,7 +149,7 @@ def test_page_is_self_contained_and_draws_every_chart(warehouse):
     assert page.count('class="bar"') == sum(_charts(page).values())
     assert "<script" not in page and "<link" not in page
     assert re.findall(r'(?:src|href)="([^"]*)"', page) == []
-    assert "Build " in page and "schema version 1.0.0" in page
+    assert "Build " in page and f"schema version {SCHEMA_VERSION}" in page
 
 
 def test_labels_are_escaped_and_long_ones_shortened(warehouse):

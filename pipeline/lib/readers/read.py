@@ -142,7 +142,10 @@ def choose_format(name: str, head: bytes, mapping: FileMapping | None) -> tuple[
     by_name = EXTENSIONS.get(extension)
     by_content = sniff(head)
     if by_name in ("json", "jsonl") and by_content in ("json", "jsonl"):
-        return by_content, None if by_content == by_name else f"named {extension} but holds {by_content}"
+        # One object on one line is both; only an array, or several lines of objects, says which.
+        array = head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"[")
+        chosen = by_content if (array or by_content == "jsonl") else by_name
+        return chosen, None if chosen == by_name else f"named {extension} but holds {chosen}"
     if by_name == "parquet" and by_content != "parquet":
         return None, "named .parquet but is not a Parquet file (no PAR1 magic bytes)"
     if by_name in ("json", "jsonl") and by_content is None:
@@ -221,7 +224,13 @@ class InputReader:
                 yield self._file_reject("named .gz but is not gzip-compressed (no gzip magic bytes)")
                 return
         except (OSError, EOFError, zlib.error) as error:
-            yield self._file_reject(f"file cannot be read: {error}")
+            damaged = self.report.compression == "gzip" and not isinstance(error, PermissionError)
+            reason = (
+                f"the file is damaged before any record: {error}"
+                if damaged
+                else f"file cannot be read: {error}"
+            )
+            yield self._file_reject(reason)
             return
         chosen, note = choose_format(self.name, head, self.mapping)
         if chosen is None:

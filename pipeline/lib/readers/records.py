@@ -29,6 +29,8 @@ class Record:
     values: dict = field(default_factory=dict)
     extra: dict | None = None
     key: str | None = None
+    # False when no field of the record is known to hold an abstract: an unknown shape.
+    shape_known: bool = True
 
 
 @dataclass
@@ -89,7 +91,13 @@ class RecordSink:
         abstract = record.abstract if isinstance(record.abstract, str) else None
         words = len(abstract.split()) if abstract else 0
         problem = None
-        if words == 0:
+        if not record.shape_known:
+            fields = ", ".join(sorted(map(str, (record.extra or {}).keys()))[:12]) or "none"
+            problem = (
+                f"unknown record shape: no field is named like an abstract, title or id (fields: "
+                f"{fields}); name the abstract's field in sources.toml"
+            )
+        elif words == 0:
             problem = f"no abstract: {_describe(record)}"
         elif words < MIN_ABSTRACT_WORDS:
             problem = f"abstract has {words} words, too few for an abstract: {_describe(record)}"

@@ -116,9 +116,9 @@ def generic(obj: Mapping, mapping: Mapping[str, str] | None = None) -> tuple[Rec
     used = set(columns.values())
     extra = {k: v for k, v in obj.items() if k not in used and v not in (None, "")}
     abstract = raw.get("abstract")
-    return Record(
-        0, 0, "", abstract if isinstance(abstract, str) else None, values, extra or None, key
-    ), "table"
+    record = Record(0, 0, "", abstract if isinstance(abstract, str) else None, values, extra or None, key)
+    record.shape_known = bool(columns)  # not one field named like a known one: a shape to map
+    return record, "table"
 
 
 def arxiv(obj: Mapping) -> Record:

@@ -29,19 +29,25 @@ _URL = re.compile(r"^https?://")
 
 
 def sniff_dialect(sample: str, extension_delimiter: str | None) -> str:
-    """The delimiter: the sniffer's guess over whole lines, else the most frequent candidate of the
-    first line, else what the file's extension says."""
-    lines = sample.splitlines()
+    """The delimiter that splits the first rows most consistently into more than one field (each
+    candidate's rows read by the csv module); on a tie, the one the file's extension says."""
+    lines = sample.splitlines(keepends=True)
     if len(lines) > 1:
-        sample = "\n".join(lines[:-1])  # the last line of a sample is usually cut short
-    try:
-        return csv.Sniffer().sniff(sample, delimiters=_DELIMITERS).delimiter
-    except csv.Error:
-        pass
-    first = lines[0] if lines else ""
-    counts = {d: first.count(d) for d in _DELIMITERS}
-    best = max(counts, key=counts.get)
-    return best if counts[best] else extension_delimiter or ","
+        lines = lines[:-1]  # the last line of a sample is usually cut short
+    text = "".join(lines[:200])
+
+    def score(delimiter: str) -> tuple[float, int, bool]:
+        try:
+            widths = [len(row) for row in csv.reader(io.StringIO(text), delimiter=delimiter) if row]
+        except csv.Error:
+            return (0.0, 0, False)
+        if not widths:
+            return (0.0, 0, False)
+        modal = max(set(widths), key=widths.count)
+        consistent = widths.count(modal) / len(widths) if modal > 1 else 0.0
+        return (consistent, modal, delimiter == extension_delimiter)
+
+    return max(_DELIMITERS, key=score) if text else extension_delimiter or ","
 
 
 def first_rows(sample: str, delimiter: str, limit: int = 50) -> list[list[str]]:
