@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from pipeline.lib.extract.entities import extract_entities
 from pipeline.lib.extract.lexicons import load_lexicon
 from pipeline.lib.extract.links import find_links
-from pipeline.lib.extract.results import MentionSpan, find_results
+from pipeline.lib.extract.results import MAX_RESULTS, MentionSpan, find_results
 
 NORMAL_SENTENCES = (
     "We propose Sparse Routing Attention (SRA), a method that routes each token to a few experts.",
@@ -55,6 +55,13 @@ HOSTILE: dict[str, Callable[[], str]] = {
     "capitals and hyphens, 60,000 characters": lambda: "A-" * 30_000 + "A",
     "percentages, no full stop, 5,160 characters": lambda: ("1% " * 1720).strip(),
     "percentages, no full stop, 60,000 characters": lambda: ("1% " * 20_000).strip(),
+    "percentages, F1, 5,160 characters": lambda: ("1% F1 " * 860).strip(),
+    "percentages, F1, 60,000 characters": lambda: ("1% F1 " * 10_000).strip(),
+    "F1 clauses, 5,160 characters": lambda: ("F1 of 1%; " * 516).strip(),
+    "F1 clauses, 60,000 characters": lambda: ("F1 of 1%; " * 6_000).strip(),
+    "F1 sentences, 60,000 characters": lambda: ("F1 of 1%. " * 6_000).strip(),
+    "F1 scores, 60,000 characters": lambda: ("F1 of 78.3, " * 5_000).strip(),
+    "clauses over LoRA, 60,003 characters": lambda: ("1% over LoRA; " * 4_286).strip(),
 }
 MEGABYTE = {"capital letters, 1,000,000 characters": lambda: "A" * 1_000_000}
 
@@ -63,7 +70,8 @@ def extract_one(text: str, lexicon) -> int:
     """What extraction does for one paper; returns the number of mentions."""
     links = find_links(text)
     found = extract_entities(text, lexicon, links)
-    find_results(text, [MentionSpan(m.start, m.end, m.entity_type, m.name) for m in found.mentions])
+    spans = [MentionSpan(m.start, m.end, m.entity_type, m.name) for m in found.mentions]
+    find_results(text, spans, limit=MAX_RESULTS + 1)
     return len(found.mentions)
 
 

@@ -169,3 +169,17 @@ def test_split_sentences_skips_abbreviations_and_decimals():
 )
 def test_offsets_hold_on_arbitrary_text(text):
     results(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["1.5", "3", "7B", "%", " ", "F1", " of ", "accuracy", ";", ". ", "2x", " faster"]),
+        max_size=300,
+    ).map("".join),
+    st.integers(0, 4),
+)
+def test_a_limit_gives_the_first_results(text, limit):
+    """The same rows as without a limit, however far into the text the search had to look."""
+    mentions = [mention(text, "F1", "metric")] if "F1" in text else []
+    assert find_results(text, mentions, limit=limit) == find_results(text, mentions)[:limit]

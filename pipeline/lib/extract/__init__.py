@@ -6,12 +6,15 @@ papers into chunks and run them in worker processes; the catalog is built once a
 Because it is pure, a paper's rows (``PaperRows``) can be kept and reused by the next build for
 every paper whose clean abstract and extraction code are unchanged.
 
-Three limits keep a hostile abstract from flooding the tables or the build time; real abstracts
-stay far below them. A paper keeps at most MAX_DEFINITIONS abbreviation definitions (20; real
-abstracts define 9 at most) and MAX_MENTIONS mentions (1,000), the first ones in its text, and
-at most MAX_ENTITIES entities (50; real abstracts have 19 at most), the first ones the rules find.
-`Extraction.papers_capped(limit)` names the papers where a limit ("definitions", "entities" or
-"mentions") applied, and `Extraction.capped_papers` those over the mention limit.
+Limits keep a hostile abstract from flooding the tables or the build time; real abstracts stay
+far below them. A paper keeps at most MAX_DEFINITIONS abbreviation definitions (20; real
+abstracts define 9 at most), MAX_MENTIONS mentions (1,000) and MAX_RESULTS results (200; real
+abstracts have 15 at most), the first ones in its text, and at most MAX_ENTITIES entities (50;
+real abstracts have 19 at most), the first ones the rules find. `Extraction.papers_capped(limit)`
+names the papers where one of LIMITS ("definitions", "entities", "mentions" or "results")
+applied, and `Extraction.capped_papers` those over the mention limit. A result's sentence longer
+than MAX_SENTENCE characters (2,000; real ones have 1,223 at most) is stored cut to the
+MAX_SENTENCE around its number, "…" replacing the first and/or last character where it was cut.
 """
 
 from __future__ import annotations
@@ -29,16 +32,11 @@ from pathlib import Path
 import polars as pl
 
 from pipeline.lib.extract.catalog import normalise_name, resolve
-from pipeline.lib.extract.entities import (
-    LIMITS,
-    MAX_DEFINITIONS,
-    MAX_ENTITIES,
-    MAX_MENTIONS,
-    extract_entities,
-)
+from pipeline.lib.extract.entities import LIMITS as ENTITY_LIMITS
+from pipeline.lib.extract.entities import MAX_DEFINITIONS, MAX_ENTITIES, MAX_MENTIONS, extract_entities
 from pipeline.lib.extract.lexicons import LEXICON_DIR, load_lexicon
 from pipeline.lib.extract.links import find_links
-from pipeline.lib.extract.results import MentionSpan, find_results
+from pipeline.lib.extract.results import MAX_RESULTS, MAX_SENTENCE, MentionSpan, find_results
 from pipeline.lib.schema import TABLES
 
 __all__ = [
@@ -46,6 +44,8 @@ __all__ = [
     "MAX_DEFINITIONS",
     "MAX_ENTITIES",
     "MAX_MENTIONS",
+    "MAX_RESULTS",
+    "MAX_SENTENCE",
     "Extraction",
     "PaperRows",
     "extract_all",
@@ -56,6 +56,8 @@ __all__ = [
 
 # Papers per task when work is split across processes: large enough to amortise the pickling.
 CHUNK_SIZE = 2000
+# The names of the limits in PaperRows.capped, in the order a paper's rows list them.
+LIMITS = (*ENTITY_LIMITS, "results")
 
 
 @dataclass(frozen=True)
@@ -75,7 +77,8 @@ class Extraction:
         return self.papers_capped("mentions")
 
     def papers_capped(self, limit: str) -> list[str]:
-        """The papers that one of LIMITS cut short: "definitions", "entities" or "mentions"."""
+        """The papers that one of LIMITS cut short: "definitions", "entities", "mentions" or
+        "results"."""
         return self.paper_rows.capped.filter(pl.col("limit") == limit)["paper_id"].to_list()
 
 
@@ -213,7 +216,10 @@ def _extract_chunk(rows: list[tuple[str, str]]) -> tuple[pl.DataFrame, ...]:
         abbreviations.extend((paper_id, a.short, a.long, a.start, a.end) for a in found.abbreviations)
         links.extend((paper_id, link.url, link.kind, link.start, link.end) for link in paper_links)
         spans = [MentionSpan(m.start, m.end, m.entity_type, m.name) for m in found.mentions]
-        results.extend((paper_id, *r) for r in find_results(text, spans))
+        paper_results = find_results(text, spans, limit=MAX_RESULTS + 1)  # one more tells a cut
+        if len(paper_results) > MAX_RESULTS:
+            capped.append((paper_id, "results"))
+        results.extend((paper_id, *r) for r in paper_results[:MAX_RESULTS])
     return tuple(
         pl.DataFrame(data, schema=schema, orient="row")
         for data, schema in (

@@ -9,6 +9,15 @@ and hyperparameters (`ε=0.1`) are not results.
 
 The metric, dataset and compared systems come from the sentence: metric and dataset mentions
 found by the entity extractor when given, else a built-in list of common metric names.
+
+Two limits keep a hostile text (`1% 1% …` over 60,000 characters, no full stop) from flooding the
+results table; real abstracts stay far below them. `find_results(text, limit=n)` stops once it has
+found n results, the first ones in the text: extraction asks for MAX_RESULTS + 1 (200, and one more
+to tell that the cap applies; real abstracts have 15 at most). And a result's `sentence` longer
+than MAX_SENTENCE characters (2,000; the longest real one has 1,223) is stored as the MAX_SENTENCE
+characters around the number, with "…" in place of the first and/or last of them where the
+sentence goes on: a cut sentence is exactly MAX_SENTENCE characters long and starts or ends with
+"…". Each row would otherwise hold the whole text again.
 """
 
 from __future__ import annotations
@@ -16,7 +25,11 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Sequence
-from typing import NamedTuple
+from itertools import islice
+from typing import NamedTuple, TypeVar
+
+MAX_RESULTS = 200
+MAX_SENTENCE = 2000
 
 
 class MentionSpan(NamedTuple):
@@ -215,43 +228,65 @@ class _Cue(NamedTuple):
     name: str
 
 
-def find_results(text: str, mentions: Sequence[MentionSpan] = ()) -> list[Result]:
-    """Every numeric result in `text`, in order, with metric, dataset and compared systems."""
+class _System(NamedTuple):
+    """A mention of a compared system, sorted by start; index is its place among the mentions."""
+
+    start: int
+    index: int
+    end: int
+    name: str
+
+
+_Span = TypeVar("_Span", _Cue, _System)
+
+
+def find_results(text: str, mentions: Sequence[MentionSpan] = (), limit: int | None = None) -> list[Result]:
+    """Every numeric result in `text`, in order, with metric, dataset and compared systems; with
+    `limit`, the first `limit` of them (the same rows), none past them worked out."""
     quantities = list(_QUANTITY.finditer(text))
-    word_multipliers = list(_word_multipliers(text))
+    word_multipliers = list(islice(_word_multipliers(text), limit))
     if not quantities and not word_multipliers:
         return []
-    # Metric words only matter next to a number: look for them there, not in the whole text.
-    builtin_metrics = _builtin_metric_cues(text, [m.span() for m in quantities])
     metric_mentions = _cues_of_type(mentions, "metric")
-    found = [*_results_among(text, quantities, sorted(builtin_metrics + metric_mentions)), *word_multipliers]
+    found, builtin_metrics, searched = _first_results(
+        text, quantities, word_multipliers, metric_mentions, limit
+    )
     if not found:
         return []
-    found.sort()
+    known_mentions = metric_mentions[: bisect.bisect_left(metric_mentions, (searched + 1,))]
     sentences = split_sentences(text)
     sentence_starts = [s for s, _ in sentences]
     semicolons = [m.start() for m in re.finditer(";", text)]
     dataset_mentions = _cues_of_type(mentions, "dataset")
+    systems = sorted(
+        _System(m.start, k, m.end, m.name) for k, m in enumerate(mentions) if m.entity_type in _COMPARED_TYPES
+    )
     compared_in: dict[tuple[int, int], str | None] = {}
     # What a sentence gives its results, worked out once per sentence: a text of many results and
-    # no full stop would otherwise copy and search the whole of it for each one.
-    in_sentence: dict[tuple[int, int], tuple[str, _SentenceCues, _SentenceCues]] = {}
+    # no full stop would otherwise copy and search the whole of it for each one. A sentence over
+    # MAX_SENTENCE is not kept: each of its results stores its own excerpt.
+    in_sentence: dict[tuple[int, int], tuple[str | None, _Cues, _Cues]] = {}
     results = []
     for start, end, value, unit in found:
         sentence_start, sentence_end = sentences[max(0, bisect.bisect_right(sentence_starts, start) - 1)]
         clause = _clause(semicolons, start, end, sentence_start, sentence_end)
         if clause not in compared_in:
-            compared_in[clause] = _compared(text, mentions, *clause)
+            compared_in[clause] = _compared(text, systems, *clause)
         if (sentence_start, sentence_end) not in in_sentence:
             in_sentence[sentence_start, sentence_end] = (
-                text[sentence_start:sentence_end],
-                _SentenceCues(_within(dataset_mentions, sentence_start, sentence_end)),
-                _SentenceCues(
-                    _within(metric_mentions, sentence_start, sentence_end)
-                    or _within(builtin_metrics, sentence_start, sentence_end)
+                text[sentence_start:sentence_end] if sentence_end - sentence_start <= MAX_SENTENCE else None,
+                _Cues(_within(dataset_mentions, sentence_start, sentence_end)),
+                # The mentioned metrics if the sentence has any, else the built-in ones; of either,
+                # those past `searched` are too far from the results to be their metric.
+                _Cues(
+                    _within(known_mentions, sentence_start, sentence_end)
+                    if _any_within(metric_mentions, sentence_start, sentence_end)
+                    else _within(builtin_metrics, sentence_start, sentence_end)
                 ),
             )
         sentence, datasets, metrics = in_sentence[sentence_start, sentence_end]
+        if sentence is None:
+            sentence = _excerpt(text, sentence_start, sentence_end, start, end)
         results.append(
             Result(
                 text=text[start:end],
@@ -268,7 +303,49 @@ def find_results(text: str, mentions: Sequence[MentionSpan] = ()) -> list[Result
     return results
 
 
-def _results_among(text: str, quantities: list[re.Match], metric_cues: list[_Cue]):
+def _first_results(
+    text: str,
+    quantities: list[re.Match],
+    word_multipliers: list[tuple[int, int, float, str]],
+    metric_mentions: list[_Cue],
+    limit: int | None,
+) -> tuple[list[tuple[int, int, float | None, str | None]], list[_Cue], int]:
+    """(start, end, value, unit) of the first `limit` results (all without a limit), the built-in
+    metric words looked for, and how far: all that start up to there, enough for these results.
+
+    Metric words only matter next to a number: they are looked for there, not in the whole text.
+    With more numbers than the limit, only up to `searched`: first just past the number after the
+    limit (the results being among the numbers), then twice as far until that part of the text
+    holds the first `limit` results and the metric words they may take."""
+    windows = _metric_windows(text, [m.span() for m in quantities])
+    if limit is not None and len(quantities) > limit:
+        searched = quantities[limit].end() + _METRIC_WINDOW
+    else:
+        searched = len(text)
+    while True:
+        builtin_metrics = _builtin_metric_cues(text, windows, searched)
+        known_mentions = metric_mentions[: bisect.bisect_left(metric_mentions, (searched + 1,))]
+        # The numbers whose metric words within _MAX_GAP are all known.
+        known = bisect.bisect_right(quantities, searched - _MAX_GAP, key=re.Match.end)
+        among = list(
+            islice(
+                _results_among(
+                    text,
+                    quantities if searched >= len(text) else quantities[:known],
+                    _Cues(sorted(builtin_metrics + known_mentions)),
+                ),
+                limit,
+            )
+        )
+        found = sorted([*among, *word_multipliers])[:limit]
+        if searched >= len(text) or (
+            len(among) == limit and (not found or found[-1][1] + _METRIC_WINDOW <= searched)
+        ):
+            return found, builtin_metrics, searched
+        searched *= 2
+
+
+def _results_among(text: str, quantities: list[re.Match], metric_cues: _Cues):
     """(start, end, value, unit) of every number that reads as a result."""
     previous_score_end = -1
     for match in quantities:
@@ -318,12 +395,13 @@ def _word_multipliers(text: str):
         yield match.start(), match.end(), _WORD_NUMBERS[match["word"].lower()], "×"
 
 
-def _is_score(text: str, match: re.Match, cues: list[_Cue], previous_score_end: int) -> bool:
+def _is_score(text: str, match: re.Match, cues: _Cues, previous_score_end: int) -> bool:
     start, end = match.span()
     low, high = match["low"], match["high"]
     if high is None and len(low) == 4 and low[:2] in ("19", "20"):  # a year
         return False
-    if any(_joined_after(text, end, cue) for cue in cues):
+    # Only a cue within _MAX_GAP of the number can be joined to it.
+    if any(_joined_after(text, end, cue) for cue in cues.starting_between(end, end + _MAX_GAP)):
         return True
     if not _SCORE_FOLLOWER.match(text, end) or (high is None and low in ("0", "1")):  # "reward 0"
         return False
@@ -331,7 +409,7 @@ def _is_score(text: str, match: re.Match, cues: list[_Cue], previous_score_end: 
         return "." in low or "." in high
     if previous_score_end >= 0 and _LIST_GAP.fullmatch(text, previous_score_end, start):
         return True
-    if any(_joined_before(text, cue, start) for cue in cues):
+    if any(_joined_before(text, cue, start) for cue in cues.ending_between(start - _MAX_GAP, start)):
         return True
     return bool(_SCORE_PHRASE_BEFORE.search(text, max(0, start - _LOOKBACK), start))
 
@@ -352,8 +430,8 @@ def _number(surface: str) -> float:
     return float(surface.replace(",", ""))
 
 
-def _builtin_metric_cues(text: str, spans: list[tuple[int, int]]) -> list[_Cue]:
-    """Metric words within reach of the given spans, each window ending at a word boundary."""
+def _metric_windows(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The stretches within reach of the given spans, merged, each ending at a word boundary."""
     windows: list[list[int]] = []
     for start, end in spans:
         low, high = max(0, start - _METRIC_WINDOW), end + _METRIC_WINDOW
@@ -361,26 +439,57 @@ def _builtin_metric_cues(text: str, spans: list[tuple[int, int]]) -> list[_Cue]:
             windows[-1][1] = high
         else:
             windows.append([low, high])
-    cues = []
+    stretched = []
     for low, high in windows:
         space = text.find(" ", high)
-        high = len(text) if space < 0 else space
-        cues += [_Cue(m.start(), m.end(), m.group()) for m in _METRIC.finditer(text, low, high)]
-    return cues
+        stretched.append((low, len(text) if space < 0 else space))
+    return stretched
+
+
+def _builtin_metric_cues(text: str, windows: list[tuple[int, int]], through: int) -> list[_Cue]:
+    """The metric words of the windows that start at or before `through`: those of a search of all
+    the windows, as each window is searched whole, only not past that point."""
+    cues = []
+    for low, high in windows:
+        if low > through:
+            break
+        for match in _METRIC.finditer(text, low, high):
+            if match.start() > through:
+                break
+            cues.append(_Cue(match.start(), match.end(), match.group()))
+    # Windows stretched to a word's end may overlap: each cue once, in order, as _within bisects.
+    return sorted(set(cues))
 
 
 def _cues_of_type(mentions: Sequence[MentionSpan], entity_type: str) -> list[_Cue]:
     return sorted(_Cue(m.start, m.end, m.name) for m in mentions if m.entity_type == entity_type)
 
 
-def _within(cues: list[_Cue], start: int, end: int) -> list[_Cue]:
-    return [c for c in cues if c.start >= start and c.end <= end]
+def _within(spans: list[_Span], start: int, end: int) -> list[_Span]:
+    """The cues or systems (sorted) inside [start, end): bisected, as a text of many sentences and
+    many cues would otherwise cost their product."""
+    inside = spans[bisect.bisect_left(spans, (start,)) : bisect.bisect_left(spans, (end + 1,))]
+    return [span for span in inside if span.end <= end]
 
 
-class _SentenceCues:
-    """A sentence's cues (sorted), indexed by start and by end, so that the one nearest a number is
-    found by bisection: a sentence of a thousand metrics and as many numbers would otherwise cost
-    their product."""
+def _any_within(cues: list[_Cue], start: int, end: int) -> bool:
+    inside = cues[bisect.bisect_left(cues, (start,)) : bisect.bisect_left(cues, (end + 1,))]
+    return any(cue.end <= end for cue in inside)
+
+
+def _excerpt(text: str, sentence_start: int, sentence_end: int, start: int, end: int) -> str:
+    """The MAX_SENTENCE characters of a longer sentence around the number [start, end), the first
+    and/or last replaced by "…" where the sentence goes on."""
+    low = min(max(sentence_start, (start + end - MAX_SENTENCE) // 2), sentence_end - MAX_SENTENCE)
+    high = low + MAX_SENTENCE
+    head = "…" if low > sentence_start else text[low]
+    tail = "…" if high < sentence_end else text[high - 1]
+    return head + text[low + 1 : high - 1] + tail
+
+
+class _Cues:
+    """Cues (sorted), indexed by start and by end, so that those near a number are found by
+    bisection: a text of a thousand metrics and as many numbers would otherwise cost their product."""
 
     def __init__(self, cues: list[_Cue]) -> None:
         self.cues = cues
@@ -389,24 +498,37 @@ class _SentenceCues:
         # that end nearest before it.
         self.by_end = sorted((cue.end, -k) for k, cue in enumerate(cues))
 
+    def starting_between(self, low: int, high: int) -> list[_Cue]:
+        return self.cues[bisect.bisect_left(self.starts, low) : bisect.bisect_right(self.starts, high)]
 
-def _nearest(text: str, cues: _SentenceCues, start: int, end: int, max_distance: int) -> str | None:
+    def ending_between(self, low: int, high: int) -> list[_Cue]:
+        first = bisect.bisect_left(self.by_end, (low, -len(self.cues)))
+        return [
+            self.cues[-minus_k]
+            for _, minus_k in self.by_end[first : bisect.bisect_right(self.by_end, (high, 1))]
+        ]
+
+
+def _nearest(text: str, cues: _Cues, start: int, end: int, max_distance: int) -> str | None:
     """The cue closest to [start, end) within `max_distance`; one joined by a metric gap wins outright.
     Ties go to the cue before the number, then to the first in order."""
     if not cues.cues:
         return None
-    # Ranked (not joined, distance, side, index). A joined cue lies within _MAX_GAP of the number;
-    # failing one, the best are the cue ending nearest before it and the one starting nearest after.
+    # Ranked (not joined, distance, side, index). A joined cue lies within _MAX_GAP of the number,
+    # and on each side the first joined one, going away from the number, ranks best; failing one,
+    # the best are the cue ending nearest before it and the one starting nearest after.
     ranked = []
     first_after = bisect.bisect_left(cues.starts, end)
     for k in range(first_after, bisect.bisect_right(cues.starts, end + _MAX_GAP)):
         if _joined_after(text, end, cues.cues[k]):
             ranked.append((False, cues.cues[k].start - end, 1, k))
+            break
     ended = bisect.bisect_right(cues.by_end, (start, 1))  # the entries of cues ending by start
     near = bisect.bisect_left(cues.by_end, (start - _MAX_GAP, -len(cues.cues)))
-    for cue_end, minus_k in cues.by_end[near:ended]:
+    for cue_end, minus_k in reversed(cues.by_end[near:ended]):
         if _joined_before(text, cues.cues[-minus_k], start):
             ranked.append((False, start - cue_end, 0, -minus_k))
+            break
     if not ranked:
         if ended and start - cues.by_end[ended - 1][0] <= max_distance:
             cue_end, minus_k = cues.by_end[ended - 1]
@@ -428,8 +550,10 @@ def _clause(
     return clause_start or sentence_start, sentence_end if clause_end < 0 else clause_end
 
 
-def _compared(text: str, mentions: Sequence[MentionSpan], start: int, end: int) -> str | None:
-    systems = [m for m in mentions if m.entity_type in _COMPARED_TYPES and m.start >= start and m.end <= end]
+def _compared(text: str, systems: list[_System], start: int, end: int) -> str | None:
+    """The systems (sorted) that the clause [start, end) compares its numbers with, bisected as a
+    text of many clauses and many systems would otherwise cost their product."""
+    systems = _within(systems, start, end)
     if not systems:
         return None
     names: list[str] = []
@@ -442,5 +566,9 @@ def _compared(text: str, mentions: Sequence[MentionSpan], start: int, end: int) 
         boundary = _PHRASE_END.search(text, cue.end(), phrase_end)
         if boundary:
             phrase_end = boundary.start()
-        names += [m.name for m in systems if m.start >= cue.end() and m.end <= phrase_end]
+        # In the order of the mentions given, as they were before bisection sorted them.
+        names += [
+            system.name
+            for system in sorted(_within(systems, cue.end(), phrase_end), key=lambda system: system.index)
+        ]
     return ", ".join(dict.fromkeys(names)) or None
