@@ -8,7 +8,7 @@ import dagster as dg
 from pipeline.defs.ingest import SEED_FILES, seed_file
 from pipeline.defs.resources import WarehousePaths
 from pipeline.lib.parse import seed_paths
-from pipeline.lib.readers.entries import partition_key, stamp
+from pipeline.lib.readers import entries
 
 SENSOR_INTERVAL_SECONDS = 15
 PARTITION_RANGE_START = "dagster/asset_partition_range_start"
@@ -51,7 +51,7 @@ def range_tags(first: str, last: str) -> dict[str, str]:
 )
 def seed_files_sensor(context: dg.SensorEvaluationContext, paths: WarehousePaths):
     """Adds a partition per new input file, removes those of deleted files, and parses what changed."""
-    current = {partition_key(path.name): stamp(path) for path in seed_paths(paths.seeds())}
+    current = {entries.partition_key(path.name): entries.stamp(path) for path in seed_paths(paths.seeds())}
     seen = json.loads(context.cursor) if context.cursor else {}
     registered = context.instance.get_dynamic_partitions(SEED_FILES.name)
     added = sorted(set(current) - set(registered))

@@ -402,7 +402,13 @@ RESULTS = Table(
         ),
         _offset("start", "Start offset of the number in abstract_clean."),
         _offset("end", "End offset of the number in abstract_clean (exclusive)."),
-        Column("sentence", _STR, "The sentence the number is in.", nullable=False),
+        Column(
+            "sentence",
+            _STR,
+            "The sentence the number is in; one over 2,000 characters is cut to the 2,000 around the "
+            "number, with … in place of its first and/or last character where it was cut.",
+            nullable=False,
+        ),
     ),
     foreign_keys=(_paper_fk(),),
 )

@@ -1,0 +1,31 @@
+"""The seeds sensor stamps every entry from its status alone, and names Dagster refuses are escaped."""
+
+import os
+
+import dagster as dg
+
+from pipeline.defs.automation import seed_files_sensor
+from pipeline.defs.resources import WarehousePaths
+from pipeline.lib.readers.entries import file_name, partition_key
+
+
+def test_the_sensor_registers_every_entry_without_opening_any(tmp_path):
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    (seeds / "a...b.txt").write_text("ICLR 2024 Papers\n")
+    os.mkfifo(seeds / "pipe.txt")
+    (seeds / "dangling.txt").symlink_to(tmp_path / "missing")
+    (seeds / "zero.txt").symlink_to("/dev/zero")
+    with dg.instance_for_test() as instance:
+        paths = WarehousePaths(seeds_dir=str(seeds), warehouse_dir=str(tmp_path / "warehouse"))
+        result = seed_files_sensor(dg.build_sensor_context(instance=instance, resources={"paths": paths}))
+    (request,) = result.dynamic_partitions_requests
+    assert sorted(request.partition_keys) == ["a%2E%2E%2Eb.txt", "dangling.txt", "pipe.txt", "zero.txt"]
+    assert len(result.run_requests) == 2  # parse the files, then build the tables
+
+
+def test_partition_keys_round_trip_to_file_names():
+    for name in ("plain.txt", "a...b.txt", "100%.txt", "tab\there.txt", "a%2E%2E%2Eb.txt"):
+        key = partition_key(name)
+        assert file_name(key) == name
+        assert "..." not in key and "\t" not in key
