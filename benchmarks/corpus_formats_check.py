@@ -64,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
         text_counts = con.sql(
             "SELECT (SELECT count(*) FROM papers), (SELECT count(*) FROM documents)"
         ).fetchone()
+        text_rejects = con.sql("SELECT count(*) FROM rejects").fetchone()[0]
 
     # An occurrence is the same in both builds when its whitespace-collapsed raw text is.
     def keyed(frame: pl.DataFrame) -> pl.DataFrame:
@@ -86,6 +87,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(f"text build:       {text_counts[0]:,} papers from {text_counts[1]:,} documents")
     print(f"abstracts matched between the builds: {pairs['key'].n_unique():,}")
+    only_jsonl = jsonl_docs.join(text_docs.select("key"), on="key", how="anti")
+    only_text = text_docs.join(jsonl_docs.select("key"), on="key", how="anti")
+    print(
+        f"documents only in the JSON Lines build: {only_jsonl.height:,} (the text build's rejects: "
+        f"{text_rejects:,}); only in the text build: {only_text.height:,}"
+    )
+    for row in split.join(pairs, on="text_paper").head(10).iter_rows(named=True):
+        print(f"  split: text paper {row['text_paper']} -> {row['jsonl_paper']}: {row['key'][:90]!r}")
     print(f"text papers split across JSON Lines papers: {split.height}")
     print(
         f"JSON Lines papers that join several text papers: {merged.height} "

@@ -40,6 +40,8 @@ GROUP = "dedup"
         # Lazy: only the columns matching needs are loaded; the texts are streamed into the outputs.
         "raw_documents": dg.AssetIn(metadata={LAZY: True}),
         "input_files": dg.AssetIn(metadata={COLUMNS: ["source_file", "sha256"]}),
+        # Records without an abstract still describe the paper that shares their id.
+        "rejects": dg.AssetIn(metadata={LAZY: True}),
     },
 )
 def deduplicate_documents(
@@ -47,6 +49,7 @@ def deduplicate_documents(
     paths: WarehousePaths,
     raw_documents: pl.LazyFrame,
     input_files: pl.DataFrame,
+    rejects: pl.LazyFrame,
 ):
     """Merge exact duplicates by normalised hash and near duplicates by verified MinHash LSH, then
     occurrences across sources by shared ids and titles; fuse each paper's title, authors and ids.
@@ -73,7 +76,7 @@ def deduplicate_documents(
     merged = summarise(matches)
     context.log.info(f"{matches.height} documents -> {merged['papers']} papers ({merged})")
     documents = documents_table(raw_documents, matches)
-    fused, conflicts = fused_fields(raw_documents, matches)
+    fused, conflicts = fused_fields(raw_documents, matches, rejects)
     papers = canonical_papers(raw_documents, matches, fused)
     yield dg.Output(
         documents,

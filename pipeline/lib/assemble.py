@@ -16,7 +16,7 @@ import polars as pl
 from pipeline.lib import clean, inputs, parse
 from pipeline.lib.clean import clean_abstract, normalise_whitespace
 from pipeline.lib.dedup import Signatures, deduplicate, sign_texts, signature_version
-from pipeline.lib.fusion import FUSED_FIELDS, fuse_papers
+from pipeline.lib.fusion import FUSED_FIELDS, LIST_FIELDS, fuse_papers
 from pipeline.lib.inputs import ParsedSeeds, read_file
 from pipeline.lib.merge import STRONG_IDS, merge_occurrences
 from pipeline.lib.readers import bibtex, entries, fields, jsonfiles, mapping, read, records, shapes, tables
@@ -170,9 +170,77 @@ def documents_table(occurrences: pl.LazyFrame, matches: pl.DataFrame) -> pl.Lazy
 FUSION_COLUMNS = ("document_id", "source_file", "ordinal", "format", "venue", "year", *FUSED_FIELDS)
 
 
-def fused_fields(occurrences: pl.LazyFrame, matches: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+NO_ABSTRACT = "no abstract"
+# The fields a record rejected for having no abstract keeps in its reject's raw_text (a JSON object).
+_DESCRIBED = pl.Struct(
+    {
+        "format": pl.String,
+        **{name: pl.List(pl.String) if name in LIST_FIELDS else pl.String for name in FUSED_FIELDS},
+        "venue": pl.String,
+        "year": pl.Int64,
+    }
+)
+
+
+def described_without_abstract(rejects: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
+    """The records rejected as `no abstract` that name a strong id, with their fields, in file
+    order: Semantic Scholar's `papers` beside its `abstracts`, a metadata-only export beside the
+    abstracts of another source."""
+    rows = (
+        rejects.lazy()
+        .filter(pl.col("reason").str.starts_with(NO_ABSTRACT) & pl.col("raw_text").is_not_null())
+        .select("source_file", "line_start", "raw_text")
+        .collect()
+    )
+    fields = (
+        rows.sort("source_file", "line_start")
+        .select("source_file", pl.col("raw_text").str.json_decode(_DESCRIBED).alias("fields"))
+        .unnest("fields")
+    )
+    return fields.filter(pl.any_horizontal(pl.col(STRONG_IDS).is_not_null()))
+
+
+def join_described(fused: pl.DataFrame, described: pl.DataFrame) -> pl.DataFrame:
+    """Fill the fields a paper lacks from the metadata-only records that share one of its strong ids
+    (the first such record in file order, id kinds in STRONG_IDS order), and add them to its
+    sources. A field the paper has already keeps its value."""
+    if described.is_empty():
+        return fused
+    filled = fused
+    for kind in STRONG_IDS:
+        by_id = described.filter(pl.col(kind).is_not_null()).unique(kind, keep="first", maintain_order=True)
+        if by_id.is_empty():
+            continue
+        extra = by_id.select(
+            pl.col(kind),
+            *(
+                pl.col(name).alias(f"{name}__described")
+                for name in (*FUSED_FIELDS, "venue", "year")
+                if name != kind
+            ),
+            (pl.col("format") + ":" + pl.col("source_file")).alias("sources__described"),
+        )
+        joined = filled.join(extra, on=kind, how="left", maintain_order="left")
+        filled = joined.with_columns(
+            *(
+                pl.coalesce(name, f"{name}__described").alias(name)
+                for name in (*FUSED_FIELDS, "venue", "year")
+                if name != kind
+            ),
+            pl.when(pl.col("sources__described").is_null())
+            .then(pl.col("sources"))
+            .otherwise(pl.concat_list("sources", "sources__described").list.unique().list.sort())
+            .alias("sources"),
+        ).select(filled.columns)
+    return filled
+
+
+def fused_fields(
+    occurrences: pl.LazyFrame, matches: pl.DataFrame, rejects: pl.DataFrame | pl.LazyFrame | None = None
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Each paper's fused title, authors, ids ... and sources, and the conflicts among its documents
-    (`fusion.fuse_papers`); the abstracts are not read."""
+    (`fusion.fuse_papers`), filled from the metadata-only records among `rejects` that share an id
+    with it (`join_described`); the abstracts are not read."""
     documents = (
         occurrences.select(FUSION_COLUMNS)
         .join(matches.lazy().select("document_id", "paper_id", "match"), on="document_id", how="inner")
@@ -187,6 +255,10 @@ def fused_fields(occurrences: pl.LazyFrame, matches: pl.DataFrame) -> tuple[pl.D
         .agg(pl.col("venue").drop_nulls().first(), pl.col("year").drop_nulls().first())
     )
     fused = fused.join(venues, on="paper_id", how="left", maintain_order="left")
+    if rejects is not None:
+        fused = join_described(
+            fused.with_columns(pl.col("year").cast(pl.Int64)), described_without_abstract(rejects)
+        )
     return fused, PAPER_CONFLICTS.conform(conflicts)
 
 

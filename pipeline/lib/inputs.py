@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipeline.lib.parse import seed_paths
@@ -39,10 +40,14 @@ class ParsedSeeds:
     files: pl.DataFrame
 
 
+_RAW_DOCUMENT_ARROW = pa.schema([f for f in DOCUMENTS.arrow_schema() if f.name in RAW_DOCUMENT_SCHEMA])
+
+
 def documents_frame(rows: list[dict]) -> pl.DataFrame:
     if not rows:
         return pl.DataFrame(schema=RAW_DOCUMENT_SCHEMA)
-    return pl.DataFrame(rows, schema=RAW_DOCUMENT_SCHEMA)
+    # Through Arrow: four times faster than polars' own conversion of dicts with list columns.
+    return pl.from_arrow(pa.Table.from_pylist(rows, schema=_RAW_DOCUMENT_ARROW))
 
 
 def rejects_frame(rows: list[dict]) -> pl.DataFrame:

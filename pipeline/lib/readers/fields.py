@@ -45,7 +45,6 @@ _MONTHS = {
     )
 }
 _RFC_DATE = re.compile(r"(\d{1,2})\s+([A-Za-z]{3})[a-z]*\.?\s+((?:19|20)\d{2})")
-_SPACES = re.compile(r"\s+")
 
 
 def text(value) -> str | None:
@@ -54,7 +53,7 @@ def text(value) -> str | None:
         return None
     if not isinstance(value, str):
         value = str(value)
-    value = _SPACES.sub(" ", value).strip()
+    value = " ".join(value.split())  # every run of whitespace one space, as \s+ would
     return value or None
 
 

@@ -107,7 +107,13 @@ class RecordSink:
                 f"{_describe(record)}"
             )
         if problem:
-            raw = {"abstract": abstract, **{k: v for k, v in record.values.items() if v is not None}}
+            # The fields go with the reject: a record without an abstract (a Semantic Scholar
+            # `papers` line) still describes the paper that shares its id (see assemble).
+            raw = {
+                "abstract": abstract,
+                "format": format_name or self.format,
+                **{k: v for k, v in record.values.items() if v is not None},
+            }
             self.reject(record.line_start, record.line_end, problem, to_json(raw))
             return
         self.n_records += 1
