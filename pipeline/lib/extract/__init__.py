@@ -183,7 +183,9 @@ def load_paper_rows(directory: Path) -> PaperRows | None:
     if not (directory / "keys.parquet").is_file():
         return None
     try:
-        return PaperRows(*(pl.read_parquet(directory / f"{f.name}.parquet") for f in fields(PaperRows)))
+        return PaperRows(
+            *(pl.read_parquet(directory / f"{f.name}.parquet", glob=False) for f in fields(PaperRows))
+        )
     except (OSError, pl.exceptions.PolarsError):
         return None
 
