@@ -18,10 +18,10 @@ from pipeline.lib.clean import clean_abstract, normalise_whitespace
 from pipeline.lib.dedup import Signatures, deduplicate, sign_texts, signature_version
 from pipeline.lib.fusion import FUSED_FIELDS, LIST_FIELDS, fuse_papers
 from pipeline.lib.inputs import ParsedSeeds, read_file
-from pipeline.lib.merge import STRONG_IDS, merge_occurrences
+from pipeline.lib.merge import merge_occurrences
 from pipeline.lib.readers import bibtex, entries, fields, jsonfiles, mapping, read, records, shapes, tables
 from pipeline.lib.readers.mapping import FileMapping, load_mappings
-from pipeline.lib.schema import DOCUMENTS, PAPER_CONFLICTS, PAPERS
+from pipeline.lib.schema import DOCUMENTS, PAPER_CONFLICTS, PAPERS, STRONG_IDS
 
 
 def with_clean_text(raw_documents: pl.DataFrame) -> pl.DataFrame:

@@ -40,20 +40,10 @@ from __future__ import annotations
 import polars as pl
 
 from pipeline.lib.merge import normalise_title
+from pipeline.lib.schema import LIST_RECORD_FIELDS, RECORD_FIELDS
 
-FUSED_FIELDS = (
-    "title",
-    "authors",
-    "doi",
-    "arxiv_id",
-    "openreview_id",
-    "openalex_id",
-    "s2_corpus_id",
-    "url",
-    "published",
-    "keywords",
-)
-LIST_FIELDS = ("authors", "keywords")
+FUSED_FIELDS = RECORD_FIELDS
+LIST_FIELDS = LIST_RECORD_FIELDS
 
 CONFLICT_SCHEMA = {
     "paper_id": pl.String,

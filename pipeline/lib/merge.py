@@ -86,9 +86,8 @@ import numpy as np
 import polars as pl
 
 from pipeline.lib.dedup import SHINGLE_SIZE, _verified_jaccard, normalise_for_hash
+from pipeline.lib.schema import STRONG_IDS
 
-# Kinds of external ids, each naming one work.
-STRONG_IDS = ("doi", "arxiv_id", "openreview_id", "s2_corpus_id", "openalex_id")
 TITLE_THRESHOLD = 0.2
 # Titles count when their normal form has more than 15 characters.
 MIN_TITLE_CHARS = 16

@@ -136,6 +136,14 @@ def _record_columns(whose: str) -> tuple[Column, ...]:
     )
 
 
+# The bibliographic fields documents carry and papers fuse, in column order: readers, fusion and
+# the paper_conflicts table take their names from here.
+RECORD_FIELDS = tuple(column.name for column in _record_columns(""))
+LIST_RECORD_FIELDS = tuple(column.name for column in _record_columns("") if column.dtype == _STR_LIST)
+# The kinds of external id, each naming one work: shared, they merge occurrences; different, never.
+STRONG_IDS = ("doi", "arxiv_id", "openreview_id", "s2_corpus_id", "openalex_id")
+
+
 def _paper_fk() -> ForeignKey:
     return ForeignKey("paper_id", "papers", "paper_id")
 
@@ -451,18 +459,7 @@ PAPER_CONFLICTS = Table(
             "The field: title, authors, doi, arxiv_id, openreview_id, openalex_id, s2_corpus_id, url, "
             "published or keywords.",
             nullable=False,
-            allowed=(
-                "title",
-                "authors",
-                "doi",
-                "arxiv_id",
-                "openreview_id",
-                "openalex_id",
-                "s2_corpus_id",
-                "url",
-                "published",
-                "keywords",
-            ),
+            allowed=RECORD_FIELDS,
         ),
         Column(
             "document_id", _STR, "The document giving this value (documents.document_id).", nullable=False

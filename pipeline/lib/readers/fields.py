@@ -10,22 +10,11 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-# The fields a record may carry, besides its abstract (see `Record`).
-RECORD_FIELDS = (
-    "title",
-    "authors",
-    "doi",
-    "arxiv_id",
-    "openreview_id",
-    "openalex_id",
-    "s2_corpus_id",
-    "url",
-    "published",
-    "keywords",
-    "venue",
-    "year",
-)
-STRONG_IDS = ("doi", "arxiv_id", "openreview_id", "openalex_id", "s2_corpus_id")
+from pipeline.lib import schema
+
+# The fields a record may carry, besides its abstract (see `Record`): the schema's, venue and year.
+RECORD_FIELDS = (*schema.RECORD_FIELDS, "venue", "year")
+STRONG_IDS = schema.STRONG_IDS
 
 _DOI = re.compile(r"(10\.\d{4,9}/\S+)", re.IGNORECASE)
 # New-style (2101.00001) and old-style (hep-th/9901001, math.GT/0309136) arXiv ids.
