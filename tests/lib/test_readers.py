@@ -358,3 +358,13 @@ def test_fields_are_normalised_one_way():
     assert fields.venue_from_file_name("corl2024.json") == ("CoRL", 2024)
     assert fields.venue_from_file_name("robot-learning_org_CoRL_2024_Conference.csv") == ("CoRL", 2024)
     assert fields.venue_and_year("ICLR 2026 Poster") == ("ICLR", 2026)
+
+
+def test_a_json_array_broken_midway_keeps_the_records_before_the_break(tmp_path):
+    records = [{"title": f"T{i}", "abstract": ABSTRACT + f" Variant {i}."} for i in range(4)]
+    text = json.dumps(records)
+    (tmp_path / "cut.json").write_text(text[: text.rindex("{")] + '{"title": "T3", "abstract": "unfinis')
+    documents, rejects, report = read(tmp_path / "cut.json")
+    assert documents["title"].to_list() == ["T0", "T1", "T2"]
+    assert report["status"] == "read in part"
+    assert rejects["reason"][0].startswith("the json content is malformed after record 3")

@@ -193,12 +193,16 @@ class InputReader:
             return gzip.GzipFile(fileobj=raw, mode="rb")
         return raw
 
+    def _whole_file_row(self, reason: str) -> dict:
+        """A reject that names no line: the file, or what of it could not be read."""
+        self.report.n_rejects += 1
+        return {"source_file": self.name, "line_start": 0, "line_end": 0, "reason": reason, "raw_text": None}
+
     def _file_reject(self, reason: str, status: str = "rejected") -> Batch:
         self.report.status = status
-        self.report.n_rejects += 1
-        return [], [
-            {"source_file": self.name, "line_start": 0, "line_end": 0, "reason": reason, "raw_text": None}
-        ]
+        if not self.report.sha256 and self.report.size_bytes is not None:
+            self.report.sha256 = _file_sha256(self.path)  # a regular file: its bytes can be named
+        return [], [self._whole_file_row(reason)]
 
     def batches(self) -> Iterator[Batch]:
         entry = entries.inspect(self.path, self.seeds_dir)
@@ -211,6 +215,7 @@ class InputReader:
             return
         if self.name.startswith("."):
             self.report.status = "skipped: hidden file"
+            self.report.sha256 = _file_sha256(self.path)
             yield [], []
             return
         extension, compressed = _extension(self.name)
@@ -264,27 +269,9 @@ class InputReader:
             else:
                 yield from self._streamed(chosen, head, sink)
         except (OSError, EOFError, zlib.error, gzip.BadGzipFile) as error:
-            documents, rejects = sink.take()
-            where = f"after record {sink.n_records}" if sink.n_records else "before any record"
-            reason = f"the file is damaged {where}: {error}; the rest of it could not be read"
-            self.report.status = "read in part"
-            rejects.append(
-                {"source_file": self.name, "line_start": 0, "line_end": 0, "reason": reason, "raw_text": None}
-            )
-            self.report.n_rejects += 1
-            yield documents, rejects
+            yield self._cut_short(sink, "the file is damaged", error)
         except (ijson.JSONError, pa.ArrowInvalid, ValueError) as error:
-            documents, rejects = sink.take()
-            where = f"after record {sink.n_records}" if sink.n_records else "before any record"
-            reason = (
-                f"the {chosen} content is malformed {where}: {error}; the rest of the file could not be read"
-            )
-            self.report.status = "read in part" if sink.n_records else "rejected"
-            rejects.append(
-                {"source_file": self.name, "line_start": 0, "line_end": 0, "reason": reason, "raw_text": None}
-            )
-            self.report.n_rejects += 1
-            yield documents, rejects
+            yield self._cut_short(sink, f"the {chosen} content is malformed", error)
         if chosen != "text":
             self.report.repairs.extend(sink.notes)
             self.report.n_records = sink.n_records
@@ -299,6 +286,15 @@ class InputReader:
             self.report.status = "read with rejects"
         if self.report.n_documents == 0 and self.report.status.startswith("read"):
             self.report.status = "no documents"
+
+    def _cut_short(self, sink: RecordSink, what: str, error: Exception) -> Batch:
+        """What was read before a fault, and one reject for the rest of the file."""
+        documents, rejects = sink.take()
+        where = f"after record {sink.n_records}" if sink.n_records else "before any record"
+        self.report.status = "read in part" if sink.n_records else "rejected"
+        reason = f"{what} {where}: {error}; the rest of the file could not be read"
+        rejects.append(self._whole_file_row(reason))
+        return documents, rejects
 
     def _drain_hash(self) -> None:
         """A reader may stop before the end (the last record); the digest covers every byte."""
