@@ -140,7 +140,8 @@ schema_checks = [schema_check(table) for table in TABLES.values()]
     asset="documents",
     blocking=True,
     additional_deps=["rejects", "input_files"],
-    description="Every non-blank input line is a header, inside one document or inside one reject.",
+    description="Every input entry has its input_files row; every non-blank line of a text file is a "
+    "header, in one document or in one reject; every record of another format is one document or reject.",
 )
 def nothing_lost(paths: WarehousePaths) -> dg.AssetCheckResult:
     with staged_snapshots(paths.warehouse(), CHECKED_TABLES["nothing_lost"]) as files:
@@ -162,7 +163,12 @@ def nothing_lost(paths: WarehousePaths) -> dg.AssetCheckResult:
     lost = problems.filter(pl.col("problem") == "not accounted for").height
     return dg.AssetCheckResult(
         passed=problems.height == 0,
-        description=None if problems.height == 0 else f"{problems.height} input lines not accounted for once",
+        description=None
+        if problems.height == 0
+        else (
+            f"{problems.height} input lines, records or entries not accounted for once, e.g. "
+            f"{problems['source_file'][0]} line {problems['line'][0]}: {problems['problem'][0]}"
+        ),
         metadata={
             "files_checked": input_files.height,
             # Files whose bytes and claimed lines are those of the last balanced run are not recounted.
