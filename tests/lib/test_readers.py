@@ -368,3 +368,21 @@ def test_a_json_array_broken_midway_keeps_the_records_before_the_break(tmp_path)
     assert documents["title"].to_list() == ["T0", "T1", "T2"]
     assert report["status"] == "read in part"
     assert rejects["reason"][0].startswith("the json content is malformed after record 3")
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("seeds.txt.gz", f"ICLR 2024 Papers\n\n{ABSTRACT}\n"),
+        ("table.csv.gz", f'title,abstract\nT,"{ABSTRACT}"\n'),
+        ("table.tsv.gz", f"title\tabstract\nT\t{ABSTRACT}\n"),
+        ("records.json.gz", json.dumps([{"title": "T", "abstract": ABSTRACT}])),
+        ("records.jsonl.gz", json.dumps({"title": "T", "abstract": ABSTRACT}) + "\n"),
+        ("refs.bib.gz", "@article{k, title = {T}, abstract = {" + ABSTRACT + "}}\n"),
+    ],
+)
+def test_every_format_is_read_through_gzip(tmp_path, name, content):
+    (tmp_path / name).write_bytes(gzip.compress(content.encode()))
+    documents, rejects, report = read(tmp_path / name)
+    assert (documents.height, rejects.height, report["compression"]) == (1, 0, "gzip")
+    assert documents["raw_text"][0] == ABSTRACT
