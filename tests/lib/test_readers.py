@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import os
 
@@ -386,3 +387,15 @@ def test_every_format_is_read_through_gzip(tmp_path, name, content):
     documents, rejects, report = read(tmp_path / name)
     assert (documents.height, rejects.height, report["compression"]) == (1, 0, "gzip")
     assert documents["raw_text"][0] == ABSTRACT
+
+
+def test_gzipped_parquet_is_unpacked_within_the_bound(tmp_path):
+    buffer = io.BytesIO()
+    pl.DataFrame({"title": ["T"], "abstract": [ABSTRACT]}).write_parquet(buffer)
+    (tmp_path / "table.parquet.gz").write_bytes(gzip.compress(buffer.getvalue()))
+    documents, _, report = read(tmp_path / "table.parquet.gz")
+    assert (documents["title"].to_list(), report["format"], report["compression"]) == (
+        ["T"],
+        "parquet",
+        "gzip",
+    )

@@ -387,8 +387,16 @@ class InputReader:
         elif chosen == "parquet":
             self.report.sha256 = _file_sha256(self.path)
             with self._reopen() as stream:
-                source = stream if self.report.compression is None else io.BytesIO(stream.read())
-                yield from read_parquet(source, sink, columns)
+                if self.report.compression is None:
+                    yield from read_parquet(stream, sink, columns)
+                    return
+                # Parquet is read by seeking, which a gzip stream cannot do: unpacked in memory,
+                # and so bounded like the formats read whole.
+                data = stream.read(MAX_WHOLE_BYTES + 1)
+                if len(data) > MAX_WHOLE_BYTES:
+                    yield self._too_large()
+                    return
+                yield from read_parquet(io.BytesIO(data), sink, columns)
         else:
             yield from self._csv(chosen, head, sink, columns)
 
