@@ -1,6 +1,7 @@
 """A real browser: headless Chromium (Debian's package, driven by Playwright, nothing downloaded)
 clicks "Materialize all" in the Dagster UI, and renders the overview page."""
 
+import contextlib
 import os
 import re
 import shutil
@@ -8,6 +9,7 @@ import shutil
 import duckdb
 import pytest
 from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from pipeline.lib.overview import write_overview
 from pipeline.lib.schema import TABLES
@@ -29,6 +31,8 @@ CHROMIUM_FLAGS = [
 ARTIFACTS = REPO_ROOT / "test-artifacts"
 UI_LOAD_MS = test_dagster_dev.STARTUP_SECONDS * 1000
 RUN_MS = test_dagster_dev.RUN_SECONDS * 1000
+# How long the welcome dialog of a fresh instance may take to come after the page has loaded.
+WELCOME_MS = 5_000
 
 
 def chromium_path() -> str:
@@ -68,11 +72,19 @@ def test_materialize_all_in_the_dagster_ui_publishes_the_warehouse(dagster_dev, 
     port, warehouse, home = dagster_dev
     # The assets are partitioned by input file: wait until the sensor has registered every file.
     test_dagster_dev._wait_for_partitions(home, {path.name for path in SEEDS.glob("*.txt")})
-    # A fresh DAGSTER_HOME greets the first visit with a "Join the Dagster community" dialog.
+    # A fresh DAGSTER_HOME greets the first visit with a "Join the Dagster community" dialog. It can
+    # come late, over the backfill dialog, where a normal click on Skip waits on that dialog's
+    # overlay for ever: dismiss it first when it comes, and by force if it comes later.
     skip = page.get_by_role("button", name="Skip")
-    page.add_locator_handler(page.get_by_text("Join the Dagster community"), lambda: skip.click())
+    welcome = page.get_by_text("Join the Dagster community")
+    page.add_locator_handler(welcome, lambda: skip.click(force=True))
     page.goto(f"http://127.0.0.1:{port}/asset-groups")
-    page.get_by_role("button", name="Materialize all").click(timeout=UI_LOAD_MS)
+    materialize = page.get_by_role("button", name="Materialize all")
+    materialize.wait_for(timeout=UI_LOAD_MS)
+    with contextlib.suppress(PlaywrightTimeoutError):
+        welcome.wait_for(timeout=WELCOME_MS)
+        skip.click(force=True)
+    materialize.click(timeout=UI_LOAD_MS)
     # Partitioned assets open the backfill dialog: every partition, then launch.
     page.get_by_role("button", name="All", exact=True).click()
     page.get_by_text(f"{len(list(SEEDS.glob('*.txt')))} partitions", exact=True).wait_for()
