@@ -44,7 +44,9 @@ def seed_file(context: dg.AssetExecutionContext, paths: WarehousePaths) -> dict:
     staged, n_documents, n_rejects = {}, 0, 0
     # Each file's documents are written to their staged place by the worker that reads them.
     staging = {key: partition_dir(paths.warehouse(), context.asset_key, key) for key in keys}
-    jobs = [PrepareJob(seeds / file_name(key), seeds, staging[key] / DOCUMENTS_PART) for key in keys]
+    jobs = [
+        PrepareJob(seeds / file_name(key), seeds, staging[key] / DOCUMENTS_PART, mappings) for key in keys
+    ]
     prepared = prepare_files(jobs, workers=os.cpu_count() or 1)
     for key, p in zip(keys, prepared, strict=True):
         parts = {

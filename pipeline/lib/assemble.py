@@ -60,6 +60,8 @@ class PrepareJob:
     path: Path
     seeds_dir: Path
     target: Path | None = None
+    # The seeds directory's sources.toml, read once for all its files; None reads it for this one.
+    mappings: Mapping[str, FileMapping] | None = None
 
 
 def prepare_file(job: PrepareJob | Path) -> ParsedSeeds:
@@ -67,7 +69,8 @@ def prepare_file(job: PrepareJob | Path) -> ParsedSeeds:
     to the job's target when it has one."""
     if isinstance(job, Path):
         job = PrepareJob(job, job.parent)
-    return read_file(job.path, job.seeds_dir, load_mappings(job.seeds_dir), with_clean_text, job.target)
+    mappings = load_mappings(job.seeds_dir) if job.mappings is None else job.mappings
+    return read_file(job.path, job.seeds_dir, mappings, with_clean_text, job.target)
 
 
 def prepare_files(jobs: list[PrepareJob], workers: int = 1) -> Iterator[ParsedSeeds]:
@@ -177,7 +180,7 @@ _DESCRIBED = pl.Struct(
         "format": pl.String,
         **{name: pl.List(pl.String) if name in LIST_FIELDS else pl.String for name in FUSED_FIELDS},
         "venue": pl.String,
-        "year": pl.Int64,
+        "year": pl.Int32,
     }
 )
 
@@ -246,19 +249,11 @@ def fused_fields(
         .join(matches.lazy().select("document_id", "paper_id", "match"), on="document_id", how="inner")
         .collect()
     )
-    fused, conflicts = fuse_papers(documents)
     # Venue and year by fusion's rule too (the canonical occurrence's, else the earliest given), so
     # that a paper read first from a source without them (an arXiv record) takes its conference's.
-    venues = (
-        documents.sort(pl.col("match") != "first", "source_file", "ordinal", maintain_order=True)
-        .group_by("paper_id")
-        .agg(pl.col("venue").drop_nulls().first(), pl.col("year").drop_nulls().first())
-    )
-    fused = fused.join(venues, on="paper_id", how="left", maintain_order="left")
+    fused, conflicts = fuse_papers(documents, carried=("venue", "year"))
     if rejects is not None:
-        fused = join_described(
-            fused.with_columns(pl.col("year").cast(pl.Int64)), described_without_abstract(rejects)
-        )
+        fused = join_described(fused, described_without_abstract(rejects))
     return fused, PAPER_CONFLICTS.conform(conflicts)
 
 

@@ -54,19 +54,20 @@ CONFLICT_SCHEMA = {
 }
 
 
-def fuse_papers(documents: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+def fuse_papers(documents: pl.DataFrame, carried: tuple[str, ...] = ()) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(fused, paper_conflicts) from the documents table.
 
     `documents` has document_id, paper_id, match, source_file, ordinal, format and FUSED_FIELDS
     (authors and keywords lists of strings). `fused` has paper_id, FUSED_FIELDS and sources, one
     row per paper, in the file order of the papers' canonical occurrences; the rule and the
-    conflicts table are described in the module docstring.
+    conflicts table are described in the module docstring. The `carried` columns (venue and year,
+    say) are fused by the same rule, without conflicts.
     """
     ordered = documents.sort(
         pl.col("match") != "first", "source_file", "ordinal", maintain_order=True
     ).with_columns(pl.when(_present(field)).then(pl.col(field)).alias(field) for field in FUSED_FIELDS)
     fused = ordered.group_by("paper_id", maintain_order=True).agg(
-        *(pl.col(field).drop_nulls().first() for field in FUSED_FIELDS),
+        *(pl.col(field).drop_nulls().first() for field in (*FUSED_FIELDS, *carried)),
         sources=(pl.col("format") + ":" + pl.col("source_file")).unique().sort(),
     )
     return fused, _conflicts(ordered)

@@ -216,18 +216,18 @@ def _split_paper_id(text: str, ids: dict[str, str]) -> str:
     return "P" + hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
+def _vetoed(ids: pl.DataFrame, by: str) -> pl.Series:
+    """The values of `by` whose rows carry two values of one kind of id."""
+    counts = ids.group_by(by, "kind").agg(pl.col("value").n_unique())
+    return counts.filter(pl.col("value") > 1).get_column(by).unique()
+
+
 def _split_vetoed_text_groups(text_group: np.ndarray, ids: pl.DataFrame) -> np.ndarray:
     """Step 1: the part of every row, labelled by the row of its first occurrence; a text group
     that breaks no veto is one part."""
     unit = text_group.copy()
     grouped = ids.with_columns(group=pl.Series(text_group).gather(ids.get_column("row")))
-    vetoed = (
-        grouped.group_by("group", "kind")
-        .agg(pl.col("value").n_unique())
-        .filter(pl.col("value") > 1)
-        .get_column("group")
-        .unique()
-    )
+    vetoed = _vetoed(grouped, "group")
     if vetoed.is_empty():
         return unit
     ids_of = _ids_by_row(grouped.filter(pl.col("group").is_in(vetoed.implode())))
@@ -277,13 +277,7 @@ def _join_by_ids(unit: np.ndarray, ids: pl.DataFrame) -> np.ndarray:
     label_of_unit[labels.get_column("unit").to_numpy()] = labels.get_column("label").to_numpy()
 
     keyed = keyed.with_columns(component=pl.Series(label_of_unit).gather(keyed.get_column("unit")))
-    vetoed = (
-        keyed.group_by("component", "kind")
-        .agg(pl.col("value").n_unique())
-        .filter(pl.col("value") > 1)
-        .get_column("component")
-        .unique()
-    )
+    vetoed = _vetoed(keyed, "component")
     if not vetoed.is_empty():
         in_vetoed = pl.col("component").is_in(vetoed.implode())
         ids_of = _ids_by_row(keyed.filter(in_vetoed), by="unit")

@@ -67,3 +67,14 @@ def test_a_file_with_the_bytes_and_claims_of_a_balanced_run_is_not_recounted(tmp
     problems, new_keys = reconcile(tmp_path, parsed.documents, parsed.rejects, parsed.files, keys)
     assert problems.select("line", "problem").rows() == [(7, "not accounted for")]
     assert new_keys["a.txt"] != keys["a.txt"] and new_keys["b.txt"] == keys["b.txt"]
+
+
+def test_a_json_lines_file_read_as_in_a_balanced_run_is_not_counted_again(tmp_path):
+    record = f'{{"title": "T", "abstract": "{ABSTRACT}"}}\n'
+    (tmp_path / "r.jsonl").write_text(record * 3)
+    parsed = parse_seeds(tmp_path)
+    problems, keys = reconcile(tmp_path, parsed.documents, parsed.rejects, parsed.files)
+    assert problems.height == 0 and "r.jsonl" in keys
+    (tmp_path / "r.jsonl").write_text(record * 5)  # not read again: its key is of the bytes its reader read
+    assert reconcile(tmp_path, parsed.documents, parsed.rejects, parsed.files, keys)[0].height == 0
+    assert reconcile(tmp_path, parsed.documents, parsed.rejects, parsed.files)[0].height == 1

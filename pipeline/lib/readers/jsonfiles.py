@@ -113,12 +113,13 @@ def json_layout(stream: BinaryIO) -> str:
 
 
 def read_json(
-    open_stream, sink: RecordSink, mapping: Mapping | None = None, name: str = "JSON"
+    open_start, open_records, sink: RecordSink, mapping: Mapping | None = None, name: str = "JSON"
 ) -> Iterator[Batch]:
-    """`open_stream()` gives the file's bytes afresh: once to find the layout, once to read."""
-    with open_stream() as stream:
+    """`open_start()` gives the file's bytes to find the layout in its first events, then
+    `open_records()` gives them afresh to read the records."""
+    with open_start() as stream:
         layout = json_layout(stream)
-    with open_stream() as stream:
+    with open_records() as stream:
         if layout == "groups":
             for group_number, group in enumerate(ijson.items(stream, "item", use_float=True), 1):
                 records = next((group.get(k) for k in GROUP_ARRAYS if isinstance(group.get(k), list)), [])

@@ -9,6 +9,7 @@ what was read before a fault (a gzip stream cut short, say) is kept.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
 import io
@@ -177,15 +178,24 @@ class InputReader:
         self.seeds_dir = seeds_dir or path.parent
         self.mapping = (mappings or {}).get(self.name)
         self.report = FileReport(self.name)
-        self._hasher: _Hashing | None = None
 
-    def _open(self) -> AbstractContextManager[BinaryIO]:
-        raw = open(self.path, "rb")  # noqa: SIM115 - closed by the stream that wraps it
-        self._hasher = _Hashing(raw)
-        buffered = io.BufferedReader(self._hasher, buffer_size=1 << 20)
-        if self.report.compression == "gzip":
-            return gzip.GzipFile(fileobj=buffered, mode="rb")
-        return buffered
+    @contextlib.contextmanager
+    def _open(self) -> Iterator[BinaryIO]:
+        """The file's content (unpacked), hashed as it is read: when the stream closes, the rest of
+        the bytes are hashed too and the digest is the file's sha256, so no second pass reads it."""
+        with open(self.path, "rb") as raw:
+            hasher = _Hashing(raw)
+            buffered = io.BufferedReader(hasher, buffer_size=1 << 20)
+            try:
+                if self.report.compression == "gzip":
+                    with gzip.GzipFile(fileobj=buffered, mode="rb") as unpacked:
+                        yield unpacked
+                else:
+                    yield buffered
+            finally:
+                while hasher.read(1 << 20):  # what a reader left unread (after its last record)
+                    pass
+                self.report.sha256 = hasher.digest.hexdigest()
 
     def _reopen(self) -> AbstractContextManager[BinaryIO]:
         raw = open(self.path, "rb")  # noqa: SIM115 - closed by the stream that wraps it
@@ -280,8 +290,6 @@ class InputReader:
             if sink.defaults.venue or sink.defaults.year:
                 self.report.venue, self.report.year = sink.defaults.venue, sink.defaults.year
                 self.report.venue_source = sink.defaults.venue_source
-        if self._hasher is not None and not self.report.sha256:
-            self._drain_hash()
         if self.report.status == "read" and self.report.n_rejects:
             self.report.status = "read with rejects"
         if self.report.n_documents == 0 and self.report.status.startswith("read"):
@@ -296,12 +304,6 @@ class InputReader:
         rejects.append(self._whole_file_row(reason))
         return documents, rejects
 
-    def _drain_hash(self) -> None:
-        """A reader may stop before the end (the last record); the digest covers every byte."""
-        while self._hasher.read(1 << 20):
-            pass
-        self.report.sha256 = self._hasher.digest.hexdigest()
-
     def _defaults(self) -> SourceDefaults:
         if self.mapping and (self.mapping.venue or self.mapping.year):
             return SourceDefaults(self.mapping.venue, self.mapping.year, "sources.toml", "sources.toml")
@@ -313,7 +315,6 @@ class InputReader:
             return None
         with self._open() as stream:
             data = stream.read(MAX_WHOLE_BYTES + 1)
-        self._drain_hash()
         return None if len(data) > MAX_WHOLE_BYTES else data
 
     def _too_large(self) -> Batch:
@@ -380,10 +381,8 @@ class InputReader:
         if chosen == "jsonl":
             with self._open() as stream:
                 yield from read_jsonl(stream, sink, columns)
-                self._drain_hash()
         elif chosen == "json":
-            self.report.sha256 = _file_sha256(self.path)
-            yield from read_json(self._reopen, sink, columns, self.name)
+            yield from read_json(self._reopen, self._open, sink, columns, self.name)
         elif chosen == "parquet":
             self.report.sha256 = _file_sha256(self.path)
             with self._reopen() as stream:
@@ -420,7 +419,6 @@ class InputReader:
         sink.format = self.report.format
         with self._open() as stream:
             yield from read_csv(stream, sink, delimiter, header, names, columns)
-            self._drain_hash()
 
 
 def _unpacked_head(path: Path) -> bytes:
