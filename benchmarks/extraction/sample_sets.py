@@ -31,6 +31,8 @@ SETS = {
     "held-d": (60, "full"),
     "results-e": (60, "results"),
     "results-f": (60, "results"),
+    "results-g": (60, "results"),
+    "results-h": (60, "results"),
 }
 RECENT = {
     ("ICML", 2024),
