@@ -209,7 +209,7 @@ def test_each_result_costs_its_neighbourhood_not_the_text(unit):
 
 @pytest.mark.parametrize("unit", HOSTILE_RESULTS)
 def test_results_past_the_cap_are_not_worked_out(monkeypatch, unit):
-    calls = _calls(monkeypatch, results_module, "_nearest", "_compared", "_is_score", "_excerpt")
+    calls = _calls(monkeypatch, results_module, "_joined_cue", "_compared", "_is_score", "_excerpt")
     counts = []
     for repeats in (1000, 2000):
         text = unit * repeats

@@ -107,17 +107,55 @@ def test_metric_and_dataset_mentions_are_preferred():
     ]
 
 
-def test_compared_systems_after_for():
+def test_systems_after_for_are_not_what_numbers_are_compared_with():
+    # "for" names what the numbers are about, not a comparison; nor does the sentence pair the two
+    # numbers with the two systems.
     text = "MixKV achieves gains of 8.0% and 9.0% for SnapKV and AdaKV on GUI grounding tasks."
     mentions = [
         mention(text, "MixKV", "method"),
         mention(text, "SnapKV", "method"),
         mention(text, "AdaKV", "method"),
     ]
+    assert [(r.text, r.compared_to) for r in results(text, mentions)] == [("8.0%", None), ("9.0%", None)]
+
+
+def test_compared_systems_after_outperforms_and_compared_to_opening():
+    text = (
+        "It outperforms FlashAttention and xFormers by 12%. Compared to PagedAttention, it is 2× "
+        "faster, and it reaches 70%."
+    )
+    mentions = [mention(text, name, "method") for name in ("FlashAttention", "xFormers", "PagedAttention")]
     assert [(r.text, r.compared_to) for r in results(text, mentions)] == [
-        ("8.0%", "SnapKV, AdaKV"),
-        ("9.0%", "SnapKV, AdaKV"),
+        ("12%", "FlashAttention, xFormers"),
+        ("2×", "PagedAttention"),
+        ("70%", None),  # a value, not a change
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("It reaches 76.2% top-1 accuracy on ImageNet.", [("76.2%", "ImageNet")]),
+        ("It gains 8.8% and 11.6% on GSM8K.", [("8.8%", "GSM8K"), ("11.6%", "GSM8K")]),
+        (
+            "It scores 62.1% and 71.0% on GSM8K and MATH, respectively.",
+            [("62.1%", "GSM8K"), ("71.0%", "MATH")],
+        ),
+        ("It scores 62.1% and 71.0% on GSM8K and MATH.", [("62.1%", None), ("71.0%", None)]),
+        ("On GSM8K, the model reaches 62.1% and a gain of 3.5%.", [("62.1%", "GSM8K"), ("3.5%", "GSM8K")]),
+        ("The model, trained on GSM8K, reaches 62.1%.", [("62.1%", None)]),
+        ("It is 3.1% more accurate than models tuned on GSM8K.", [("3.1%", None)]),
+    ],
+)
+def test_dataset_only_where_the_sentence_ties_it_to_the_number(text, expected):
+    mentions = [mention(text, name, "dataset") for name in ("GSM8K", "MATH", "ImageNet") if name in text]
+    assert [(r.text, r.dataset) for r in results(text, sorted(mentions))] == expected
+
+
+def test_metric_only_when_joined_and_named_as_written():
+    text = "We report pass@1 of 65.9 on the hard split. Latency drops, and the method wins 12% of games."
+    mentions = [mention(text, "pass@1", "metric", name="pass@k"), mention(text, "Latency", "metric")]
+    assert [(r.text, r.metric) for r in results(text, mentions)] == [("65.9", "pass@1"), ("12%", None)]
 
 
 def test_compared_systems_after_than_and_compared_to():
@@ -126,7 +164,7 @@ def test_compared_systems_after_than_and_compared_to():
     assert [(r.text, r.compared_to) for r in results(text, mentions)] == [
         ("2.1×", "FlashAttention"),
         ("72%", "GPT-4o"),
-        ("28%", "GPT-4o"),
+        ("28%", None),  # GPT-4o's own value
     ]
 
 

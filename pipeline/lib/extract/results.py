@@ -184,10 +184,8 @@ _GAP_AFTER = re.compile(
     re.IGNORECASE,
 )
 _MAX_GAP = 30
-# Beyond this a metric word usually belongs to another clause of a long sentence.
-_MAX_METRIC_DISTANCE = 60
-# Metric words are searched this far around each number (the distance plus a long metric name).
-_METRIC_WINDOW = _MAX_METRIC_DISTANCE + 40
+# Metric words are searched this far around each number (the gap plus a long metric name).
+_METRIC_WINDOW = _MAX_GAP + 40
 # A bare score is followed by punctuation or a linking word, never by a noun: "14 weeks", "19 GMACS"
 # and "66 evaluated tasks" are quantities; nor by a slash without a space: "1/2", "1-1/e" are math.
 _SCORE_FOLLOWER = re.compile(
@@ -220,6 +218,36 @@ _MAX_PHRASE = 80
 # "for" names the compared systems only right after a number ("9.0% for SnapKV"), not in "used for RLHF".
 _RESULT_BEFORE = re.compile(r"\d(?:\s?(?:%|×|x|times|points?|pp))?\s+$", re.IGNORECASE)
 _COMPARED_TYPES = frozenset({"method", "model"})
+# A change and the systems after it: "2.1× faster than A", "3% over A", "+5 points relative to A"
+_COMPARED_AFTER = re.compile(
+    rf"(?:\s+(?:{_COMPARATIVE}|accuracy|points?|absolute|relative|average|on\s+average)){{0,3}}"
+    r"\s+(?:than|over|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|against)\s+(?:the\s+)?"
+    # ... or the other system's own value first: "72% compared to 28% for (default) A".
+    r"(?:\d[\d.,]*\s?%?\s+(?:for|of|by|with|from)\s+(?:the\s+)?(?:[a-z]+\s+)?)?",
+    re.IGNORECASE,
+)
+# A verb of comparison, the systems, then "by" and the number: "outperforms A and B by 5%".
+_COMPARED_BEFORE = re.compile(
+    r"\b(?:outperform|surpass|beat|exceed|improv|boost|outpac)\w*(?:\s+(?:up)?on|\s+over)?\s+(?:the\s+)?"
+    r"(?P<systems>[^\d,;.()]{2,60}?)\s+by\s+(?:up\s+to\s+|about\s+|around\s+|nearly\s+|over\s+)?[+]?$",
+    re.IGNORECASE,
+)
+# A clause that opens on what it compares with: "Compared to the SOTA method, IFC, it ...".
+_COMPARED_OPENING = re.compile(
+    r"\s*(?:[Cc]ompared|[Rr]elative)\s+(?:to|with)\s+(?P<systems>[^\d,;.()]{2,60}?)(?:,\s*[^\d,;.()]{2,30})?,"
+)
+# Between a number and the dataset it is measured on: a few words of its metric, then a preposition.
+_DATASET_GAP_AFTER = re.compile(
+    r"(?:\s*\(|(?:\s+[^\W\d][\w@-]*){0,4}\s+(?:on|in|across|of)\s+(?:the\s+)?"
+    r"(?:(?:challenging|popular|standard|widely[- ]used|public|real-world)\s+)?)"
+)
+_MAX_DATASET_GAP = 60
+# A dataset that opens a clause: "On ImageNet, ...", "For COCO, ...".
+_CLAUSE_OPENING = re.compile(r"\b(?:[Oo]n|[Ff]or|[Ii]n)\s+(?:the\s+)?$")
+_CLAUSE_BREAK_BEFORE = re.compile(r"[;:]\s*$")
+_DATASET_GAP_BEFORE = re.compile(r"(?:\s+(?:dataset|benchmark)s?)?,?\s(?:[^;.]|\.\d){0,150}")
+_DATASET_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/\s*)(?:the\s+)?")
+_RESPECTIVELY = re.compile(r"(?:\s+(?:datasets?|benchmarks?))?,?\s+respectively\b")
 
 
 class _Cue(NamedTuple):
@@ -247,7 +275,7 @@ def find_results(text: str, mentions: Sequence[MentionSpan] = (), limit: int | N
     word_multipliers = list(islice(_word_multipliers(text), limit))
     if not quantities and not word_multipliers:
         return []
-    metric_mentions = _cues_of_type(mentions, "metric")
+    metric_mentions = _cues_of_type(text, mentions, "metric")
     found, builtin_metrics, searched = _first_results(
         text, quantities, word_multipliers, metric_mentions, limit
     )
@@ -257,21 +285,24 @@ def find_results(text: str, mentions: Sequence[MentionSpan] = (), limit: int | N
     sentences = split_sentences(text)
     sentence_starts = [s for s, _ in sentences]
     semicolons = [m.start() for m in re.finditer(";", text)]
-    dataset_mentions = _cues_of_type(mentions, "dataset")
+    dataset_mentions = _cues_of_type(text, mentions, "dataset")
     systems = sorted(
-        _System(m.start, k, m.end, m.name) for k, m in enumerate(mentions) if m.entity_type in _COMPARED_TYPES
+        _System(m.start, k, m.end, text[m.start : m.end])
+        for k, m in enumerate(mentions)
+        if m.entity_type in _COMPARED_TYPES
     )
-    compared_in: dict[tuple[int, int], str | None] = {}
+    compared_in: dict[tuple[int, int], list[_System]] = {}
     # What a sentence gives its results, worked out once per sentence: a text of many results and
     # no full stop would otherwise copy and search the whole of it for each one. A sentence over
     # MAX_SENTENCE is not kept: each of its results stores its own excerpt.
     in_sentence: dict[tuple[int, int], tuple[str | None, _Cues, _Cues]] = {}
+    tied_datasets = _tied_datasets(text, found, _Cues(dataset_mentions), sentence_starts)
     results = []
     for start, end, value, unit in found:
         sentence_start, sentence_end = sentences[max(0, bisect.bisect_right(sentence_starts, start) - 1)]
         clause = _clause(semicolons, start, end, sentence_start, sentence_end)
         if clause not in compared_in:
-            compared_in[clause] = _compared(text, systems, *clause)
+            compared_in[clause] = _within(systems, *clause)
         if (sentence_start, sentence_end) not in in_sentence:
             in_sentence[sentence_start, sentence_end] = (
                 text[sentence_start:sentence_end] if sentence_end - sentence_start <= MAX_SENTENCE else None,
@@ -284,7 +315,7 @@ def find_results(text: str, mentions: Sequence[MentionSpan] = (), limit: int | N
                     else _within(builtin_metrics, sentence_start, sentence_end)
                 ),
             )
-        sentence, datasets, metrics = in_sentence[sentence_start, sentence_end]
+        sentence, _, metrics = in_sentence[sentence_start, sentence_end]
         if sentence is None:
             sentence = _excerpt(text, sentence_start, sentence_end, start, end)
         results.append(
@@ -292,9 +323,9 @@ def find_results(text: str, mentions: Sequence[MentionSpan] = (), limit: int | N
                 text=text[start:end],
                 value=value,
                 unit=unit,
-                metric=_nearest(text, metrics, start, end, _MAX_METRIC_DISTANCE),
-                dataset=_nearest(text, datasets, start, end, len(text)),
-                compared_to=compared_in[clause],
+                metric=_joined_cue(text, metrics, start, end),
+                dataset=tied_datasets[len(results)],
+                compared_to=_compared(text, compared_in[clause], clause[0], start, end, unit),
                 start=start,
                 end=end,
                 sentence=sentence,
@@ -461,8 +492,12 @@ def _builtin_metric_cues(text: str, windows: list[tuple[int, int]], through: int
     return sorted(set(cues))
 
 
-def _cues_of_type(mentions: Sequence[MentionSpan], entity_type: str) -> list[_Cue]:
-    return sorted(_Cue(m.start, m.end, m.name) for m in mentions if m.entity_type == entity_type)
+def _cues_of_type(text: str, mentions: Sequence[MentionSpan], entity_type: str) -> list[_Cue]:
+    """The mentions of one type as cues named as the sentence writes them: `pass@1`, not the
+    catalog's `pass@k`."""
+    return sorted(
+        _Cue(m.start, m.end, text[m.start : m.end]) for m in mentions if m.entity_type == entity_type
+    )
 
 
 def _within(spans: list[_Span], start: int, end: int) -> list[_Span]:
@@ -509,33 +544,87 @@ class _Cues:
         ]
 
 
-def _nearest(text: str, cues: _Cues, start: int, end: int, max_distance: int) -> str | None:
-    """The cue closest to [start, end) within `max_distance`; one joined by a metric gap wins outright.
-    Ties go to the cue before the number, then to the first in order."""
-    if not cues.cues:
-        return None
-    # Ranked (not joined, distance, side, index). A joined cue lies within _MAX_GAP of the number,
-    # and on each side the first joined one, going away from the number, ranks best; failing one,
-    # the best are the cue ending nearest before it and the one starting nearest after.
+def _joined_cue(text: str, cues: _Cues, start: int, end: int) -> str | None:
+    """The metric joined to [start, end) by a metric gap ("an F1 of 78.3", "0.87 AUC"): on each
+    side the first joined one going away from the number, the nearer of the two winning, the one
+    before on a tie. A metric merely nearby is not the number's: it is often another clause's."""
     ranked = []
     first_after = bisect.bisect_left(cues.starts, end)
     for k in range(first_after, bisect.bisect_right(cues.starts, end + _MAX_GAP)):
         if _joined_after(text, end, cues.cues[k]):
-            ranked.append((False, cues.cues[k].start - end, 1, k))
+            ranked.append((cues.cues[k].start - end, 1, k))
             break
     ended = bisect.bisect_right(cues.by_end, (start, 1))  # the entries of cues ending by start
     near = bisect.bisect_left(cues.by_end, (start - _MAX_GAP, -len(cues.cues)))
     for cue_end, minus_k in reversed(cues.by_end[near:ended]):
         if _joined_before(text, cues.cues[-minus_k], start):
-            ranked.append((False, start - cue_end, 0, -minus_k))
+            ranked.append((start - cue_end, 0, -minus_k))
             break
-    if not ranked:
-        if ended and start - cues.by_end[ended - 1][0] <= max_distance:
-            cue_end, minus_k = cues.by_end[ended - 1]
-            ranked.append((True, start - cue_end, 0, -minus_k))
-        if first_after < len(cues.cues) and cues.starts[first_after] - end <= max_distance:
-            ranked.append((True, cues.starts[first_after] - end, 1, first_after))
-    return cues.cues[min(ranked)[3]].name if ranked else None
+    return cues.cues[min(ranked)[2]].name if ranked else None
+
+
+def _tied_datasets(
+    text: str,
+    found: list[tuple[int, int, float | None, str | None]],
+    datasets: _Cues,
+    sentence_starts: list[int],
+) -> list[str | None]:
+    """The dataset the sentence ties to each result, in order. Numbers listed together ("8.8% and
+    11.6% on A") share the dataset named right after them, or pair with a list of as many
+    datasets ("62% and 71% on A and B, respectively"); failing that, a dataset the clause opens
+    with ("On A, it reaches 76.2%") is theirs. A list of datasets the sentence does not pair with
+    its numbers ties none."""
+    tied: list[str | None] = [None] * len(found)
+    group_start = 0
+    for k in range(len(found)):
+        if k + 1 < len(found) and _LIST_GAP.fullmatch(text, found[k][1], found[k + 1][0]):
+            continue  # the next number is listed with this one: the group goes on
+        group = range(group_start, k + 1)
+        group_start = k + 1
+        listed = _datasets_listed_after(text, datasets, found[k][1])
+        if len(listed) == 1 or (len(listed) == len(group) and _RESPECTIVELY.match(text, listed[-1].end)):
+            for index, member in enumerate(group):
+                tied[member] = listed[min(index, len(listed) - 1)].name
+        elif not listed:
+            start = found[group[0]][0]
+            sentence_start = sentence_starts[max(0, bisect.bisect_right(sentence_starts, start) - 1)]
+            opening = _dataset_opening_clause(text, datasets, start, sentence_start)
+            for member in group:
+                tied[member] = opening
+    return tied
+
+
+def _datasets_listed_after(text: str, datasets: _Cues, end: int) -> list[_Cue]:
+    """The datasets a number ending at `end` is measured on: the first right after it (past a few
+    words of its metric and a preposition), and those listed with it."""
+    first = bisect.bisect_left(datasets.starts, end)
+    if first == len(datasets.cues) or datasets.starts[first] > end + _MAX_DATASET_GAP:
+        return []
+    if not _DATASET_GAP_AFTER.fullmatch(text, end, datasets.starts[first]):
+        return []
+    listed = [datasets.cues[first]]
+    for cue in islice(datasets.cues, first + 1, None):  # stops at the first cue not listed
+        if cue.start < listed[-1].end:
+            continue
+        if not _DATASET_LIST_GAP.fullmatch(text, listed[-1].end, cue.start):
+            break
+        listed.append(cue)
+    return listed
+
+
+def _dataset_opening_clause(text: str, datasets: _Cues, start: int, sentence_start: int) -> str | None:
+    """The dataset the clause of `start` opens with ("On A, ...", "...; for A it reaches 3%")."""
+    ended = bisect.bisect_right(datasets.by_end, (start, 1))
+    if not ended:
+        return None
+    cue = datasets.cues[-datasets.by_end[ended - 1][1]]
+    opener = _CLAUSE_OPENING.search(text, max(sentence_start, cue.start - 8), cue.start)
+    if cue.start < sentence_start or opener is None:
+        return None
+    opens = opener.start() == sentence_start or _CLAUSE_BREAK_BEFORE.search(
+        text, max(sentence_start, opener.start() - 3), opener.start()
+    )
+    return cue.name if opens and _DATASET_GAP_BEFORE.fullmatch(text, cue.end, start) else None
 
 
 def _clause(
@@ -550,25 +639,38 @@ def _clause(
     return clause_start or sentence_start, sentence_end if clause_end < 0 else clause_end
 
 
-def _compared(text: str, systems: list[_System], start: int, end: int) -> str | None:
-    """The systems (sorted) that the clause [start, end) compares its numbers with, bisected as a
-    text of many clauses and many systems would otherwise cost their product."""
-    systems = _within(systems, start, end)
+def _compared(
+    text: str, systems: list[_System], clause_start: int, start: int, end: int, unit: str | None
+) -> str | None:
+    """The systems (of the clause, sorted) a change [start, end) is measured against: named right
+    after it ("2.1× faster than A", "+3% over A and B"), before it by a verb of comparison
+    ("outperforms A by 5%"), or by the clause's opening ("Compared to A, it is 4× faster"). A
+    plain value ("A reaches 72%") is compared with nothing. A metric typed as a system (`MAE`)
+    is not one."""
+    systems = [system for system in systems if not _METRIC.fullmatch(system.name)]
     if not systems:
         return None
-    names: list[str] = []
-    for cue in _COMPARISON_CUE.finditer(text, start, end):
-        if cue.group().lower().startswith("for") and not _RESULT_BEFORE.search(
-            text, max(0, cue.start() - 12), cue.start()
-        ):
-            continue
-        phrase_end = min(end, cue.end() + _MAX_PHRASE)
-        boundary = _PHRASE_END.search(text, cue.end(), phrase_end)
-        if boundary:
-            phrase_end = boundary.start()
-        # In the order of the mentions given, as they were before bisection sorted them.
-        names += [
-            system.name
-            for system in sorted(_within(systems, cue.end(), phrase_end), key=lambda system: system.index)
-        ]
+    names = []
+    after = _COMPARED_AFTER.match(text, end)
+    first = after and next((s for s in systems if s.start == after.end()), None)
+    if first:
+        names = [first.name, *_listed_after(text, systems, first)]
+    elif unit is not None:
+        before = _COMPARED_BEFORE.search(text, max(0, start - _MAX_PHRASE), start)
+        opening = _COMPARED_OPENING.match(text, clause_start)
+        if before:
+            names = [s.name for s in _within(systems, before.start("systems"), before.end("systems"))]
+        elif opening and (unit == "×" or text[start] == "+" or _COMPARATIVE_AFTER.match(text, end)):
+            names = [s.name for s in _within(systems, opening.start("systems"), opening.end())]
     return ", ".join(dict.fromkeys(names)) or None
+
+
+def _listed_after(text: str, systems: list[_System], first: _System) -> list[str]:
+    """The systems listed right after the first one compared ("than A, B and C")."""
+    listed = []
+    position = first.end
+    for system in systems:
+        if system.start > position and _LIST_GAP.fullmatch(text, position, system.start):
+            listed.append(system.name)
+            position = system.end
+    return listed
