@@ -1,7 +1,7 @@
 """Which names are the paper's own: proposal cues without a classic verb phrase, and the markers
 that make a name somebody else's. Invented sentences, one rule each, positive and negative."""
 
-from pipeline.lib.extract.entities import extract_entities
+from pipeline.lib.extract.extract import extract_entities
 
 
 def found(text):

@@ -32,11 +32,12 @@ from pathlib import Path
 import polars as pl
 
 from pipeline.lib.extract.catalog import normalise_name, resolve
-from pipeline.lib.extract.entities import LIMITS as ENTITY_LIMITS
-from pipeline.lib.extract.entities import MAX_DEFINITIONS, MAX_ENTITIES, MAX_MENTIONS, extract_entities
+from pipeline.lib.extract.extract import extract_entities
 from pipeline.lib.extract.lexicons import LEXICON_DIR, load_lexicon
 from pipeline.lib.extract.links import find_links
 from pipeline.lib.extract.results import MAX_RESULTS, MAX_SENTENCE, MentionSpan, find_results
+from pipeline.lib.extract.state import LIMITS as ENTITY_LIMITS
+from pipeline.lib.extract.state import MAX_DEFINITIONS, MAX_ENTITIES, MAX_MENTIONS
 from pipeline.lib.schema import TABLES
 
 __all__ = [
