@@ -130,7 +130,7 @@ def add_abbreviations(paper: PaperState, abbreviations: list[Abbreviation], cues
         if entry is not None and entry.kind == "non_entity":
             continue
         if entry is not None and entry.kind == "topic":
-            paper.topic_forms.update((a.short, a.short.rstrip("s"), a.long))
+            paper.mark_topic(a.short, a.short.rstrip("s"), a.long)
             continue
         if entry is not None:
             # The lexicon knows this one: its name and expansion, not this paper's spelling of them.
@@ -166,7 +166,7 @@ def add_abbreviations(paper: PaperState, abbreviations: list[Abbreviation], cues
             # microscopy (FM) imaging') are not.
             entity_type = "method"
         if entity_type is None and not introduced:
-            paper.topic_forms.update((a.short, a.short.rstrip("s"), a.long))
+            paper.mark_topic(a.short, a.short.rstrip("s"), a.long)
             continue
         if window_start is not None and introduced_type(text, window_start, a.long_start, a.end) == "dataset":
             entity_type = "dataset"
@@ -215,7 +215,7 @@ def add_lexicon_hits(paper: PaperState, hits: list[Hit], cues: cue.Cues) -> None
         form = text[hit.start : hit.end]
         kind = hit.entry.kind
         if kind == "topic":
-            paper.topic_forms.add(form)
+            paper.mark_topic(form)
             continue
         if kind == "non_entity" or paper.is_topic(form):
             continue
@@ -343,7 +343,7 @@ def split_glued_words(paper: PaperState) -> None:
     for rank, other in enumerate(names):
         first_named.setdefault(other.name, (rank, other))
     lengths = sorted({len(name) for name in first_named})
-    for key, entity in list(paper.entities.items()):
+    for entity in list(paper.entities.values()):
         if entity.known:
             continue
         glued = _glued_part(entity.name, first_named, lengths)
@@ -352,8 +352,10 @@ def split_glued_words(paper: PaperState) -> None:
         offset, other = glued
         if len(re.findall(rf"(?<!\w){re.escape(entity.name)}(?!\w)", paper.text)) > 1:
             continue
-        other.spans.update((start + offset, start + offset + len(other.name)) for start, _ in entity.spans)
-        del paper.entities[key]
+        paper.add_spans(
+            other, ((start + offset, start + offset + len(other.name)) for start, _ in entity.spans)
+        )
+        paper.drop(entity)
 
 
 def _glued_part(

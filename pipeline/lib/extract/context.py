@@ -249,7 +249,7 @@ def add_named_algorithms(paper: PaperState, cues: cue.Cues) -> None:
     text = paper.text
     if " algorithm" not in text:
         return
-    for key, entity in list(paper.entities.items()):
+    for entity in list(paper.entities.values()):
         if any(cue.in_window(cues, start) for start, _ in entity.spans):
             continue  # 'We propose the ALH algorithm' names ALH
         if entity.expansion or entity.entity_type != "method" or not entity.name.replace("-", "").isalpha():
@@ -268,8 +268,7 @@ def add_named_algorithms(paper: PaperState, cues: cue.Cues) -> None:
         others = paper.covered - entity.spans
         if not named or any(s < end and start < e for start, end, _ in extended for s, e in others):
             continue  # the longer name would cross another entity: nothing changes
-        del paper.entities[key]
-        paper.covered -= entity.spans
+        paper.drop(entity, uncover=True)
         for start, end, _ in extended:
             paper.add(f"{entity.name}{named[0].group()}", "method", (start, end))
 
@@ -450,7 +449,7 @@ def _type_list(paper: PaperState, kind_noun: str, position: int) -> None:
         existing = paper.entities.get(paper.key(name))
         if existing is not None:
             if not existing.known and entity_type == "dataset":
-                existing.entity_type = entity_type  # context beats shape
+                paper.retype(existing, entity_type)  # context beats shape
             continue
         entry = paper.lexicon.lookup(name)
         paper.add(name, entry.kind if entry else entity_type, item, known=True)
@@ -469,7 +468,7 @@ def _add_evaluation_list(paper: PaperState, position: int) -> None:
         if entity is None:
             paper.add(name, "dataset", item)
         elif not entity.known and entity.entity_type == "method" and not entity.expansion:
-            entity.entity_type = "dataset"
+            paper.retype(entity, "dataset")
 
 
 # 'as measured by Bayes risk', 'evaluated in terms of success rate and data efficiency'.

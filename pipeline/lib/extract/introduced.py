@@ -127,7 +127,7 @@ def _introduce_from(paper: PaperState, window_start: int, position: int, window_
                 entity_type = introduced_type(text, window_start, run.start(), run_end)
                 entity = paper.add(name, entity_type, (run.start(), run_end))
                 if entity is not None:
-                    entity.proposed = True
+                    paper.propose(entity)
             elif not overlaps and known.kind in ENTITY_KINDS:
                 # 'we introduce TÜLU 3': a released family's new version; the roles decide.
                 canonical = name if known.kind == "model" else known.name
@@ -171,7 +171,7 @@ def add_introduced_phrases(paper: PaperState, cues: cue.Cues) -> None:
             continue
         entity = paper.add(name, introduced_type(text, window_start, start, end), (start, end))
         if entity is not None:
-            entity.proposed = True
+            paper.propose(entity)
 
 
 def _extends_known_method(lexicon: Lexicon, phrase: str) -> bool:
@@ -219,7 +219,7 @@ def add_renamed_kinds(paper: PaperState, cues: cue.Cues) -> None:
                 continue
             entity = paper.add(m.group("name"), "method", (start, end))
             if entity is not None:
-                entity.proposed = True
+                paper.propose(entity)
 
 
 _RENAMED_KIND = re.compile(
@@ -244,7 +244,7 @@ def add_apposed_names(paper: PaperState) -> None:
             continue
         entity = paper.add(name, introduced_type(text, word.start(), word.start(), word.end()), word.span())
         if entity is not None:
-            entity.proposed = True
+            paper.propose(entity)
 
 
 _NOVEL_APPOSITION = re.compile(r", (?:a|an|the) (?:[\w-]+ ){0,2}?(?:novel|new|first)\b")

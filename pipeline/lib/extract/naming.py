@@ -94,7 +94,7 @@ def add_named_by_slots(paper: PaperState, cues: cue.Cues, cue_hits: list[Hit]) -
             entity_type = introduced_type(text, sentence_start, hit.start, end)
             entity = paper.add(text[start:end], entity_type, (start, end))
             if entity is not None:
-                entity.proposed = True
+                paper.propose(entity)
 
 
 def _coordinated_names(start: int, name: str) -> list[tuple[int, int]]:
@@ -173,7 +173,7 @@ def add_named_after_kind(paper: PaperState, cues: cue.Cues) -> None:
                 continue
             entity = paper.add(name, introduced_type(text, window_start, start, end), (start, end))
             if entity is not None:
-                entity.proposed = True
+                paper.propose(entity)
         for m in _LOWER_NAME_AFTER_NEW_KIND.finditer(text, window_start, window_end):
             # 'we propose a novel framework, selfmem, which': a coined word set off after a new kind.
             start, end = m.span(1)
@@ -182,7 +182,7 @@ def add_named_after_kind(paper: PaperState, cues: cue.Cues) -> None:
             if not any(s < end and start < e for s, e in paper.covered):
                 entity = paper.add(m[1], introduced_type(text, window_start, start, end), (start, end))
                 if entity is not None:
-                    entity.proposed = True
+                    paper.propose(entity)
 
 
 _LOWER_NAME_AFTER_NEW_KIND = re.compile(
@@ -211,7 +211,7 @@ def add_own_named_kinds(paper: PaperState) -> None:
             continue  # but 'gradient descent' inside 'our Wasserstein gradient descent algorithm' gives way
         entity = paper.add(name, "method", (start, end))
         if entity is not None:
-            entity.proposed = True
+            paper.propose(entity)
 
 
 # Middle words are not verbs or plurals: 'our HI-Diff outperforms state-of-the-art methods'.
@@ -305,4 +305,4 @@ def add_enumerated_contributions(paper: PaperState, cues: cue.Cues) -> None:
             continue
         entity = paper.add(name, long_form_type(name, paper.lexicon) or "method", (start, end))
         if entity is not None:
-            entity.proposed = True
+            paper.propose(entity)

@@ -64,13 +64,14 @@ def assign_roles(paper: PaperState, cues: cue.Cues) -> None:
             # 'we propose a novel learning paradigm called RRHF': naming what the paper proposes makes
             # it the paper's, known or not; 'Adam is a framework called FTRL' names somebody's.
             first = min(entity.spans)[0]
-            entity.proposed = (
+            if (
                 _CALLED_BEFORE.search(text, max(0, first - 30), first) is not None
                 and (
                     cue.in_window(cues, first)
                     or _NOVEL_BEFORE.search(text, max(0, first - 60), first) is not None
                 )
-            ) or _introduced_and_defined(text, cues, min(entity.spans))
+            ) or _introduced_and_defined(text, cues, min(entity.spans)):
+                paper.propose(entity)
     for entity in paper.entities.values():
         if entity.known or entity.proposed:
             continue
@@ -88,7 +89,8 @@ def assign_roles(paper: PaperState, cues: cue.Cues) -> None:
             defined = spelled_out or (
                 coined and text.startswith(",", first_end) and APPOSITIVE_KIND.match(text, first_end)
             )
-            entity.proposed = bool(defined) and cue.in_window(cues, first)
+            if defined and cue.in_window(cues, first):
+                paper.propose(entity)
             continue
         if (
             cue.in_window(cues, first)
@@ -106,13 +108,13 @@ def assign_roles(paper: PaperState, cues: cue.Cues) -> None:
             )
             or (coined and text.count(entity.name) > 1 and _defined_as_a_kind(text, first_end))
         ):
-            entity.proposed = True
+            paper.propose(entity)
     for entity in paper.entities.values():
         if entity.proposed and entity.entity_type in ("method", "model"):
             start, end = min(entity.spans)
             sentence_start, _ = cue.sentence_of(cues, text, start)
             if introduced_type(text, max(sentence_start, start - 60), start, end) == "dataset":
-                entity.entity_type = "dataset"
+                paper.retype(entity, "dataset")
     _name_the_code_after(paper)
     _add_trained_models(paper)
     _propagate_to_variants(paper)
@@ -129,12 +131,12 @@ def assign_roles(paper: PaperState, cues: cue.Cues) -> None:
         _subject_after_unnamed_proposal(paper, cues)
     for entity in paper.entities.values():
         if entity.proposed and _cited_as_others(paper, cues, entity):
-            entity.proposed = False
+            paper.reference(entity)
         if entity.proposed and all(_ADJECTIVE_SUFFIX_AFTER.match(text, end) for _, end in entity.spans):
-            entity.proposed = False  # only ever 'Long-CoT-based': what the paper's thing is based on
-    for key, entity in list(paper.entities.items()):
+            paper.reference(entity)  # only ever 'Long-CoT-based': what the paper's thing is based on
+    for entity in list(paper.entities.values()):
         if not entity.proposed and GREEK_PREFIXED.fullmatch(entity.name):
-            del paper.entities[key]  # 'Δ-approximation', 'ε-greedy': math unless the paper names it
+            paper.drop(entity)  # 'Δ-approximation', 'ε-greedy': math unless the paper names it
 
 
 def _name_the_code_after(paper: PaperState) -> None:
@@ -145,7 +147,7 @@ def _name_the_code_after(paper: PaperState) -> None:
         return
     for entity in paper.entities.values():
         if not entity.known and letters(entity.name) in repositories:
-            entity.proposed = True
+            paper.propose(entity)
 
 
 def _introduced_and_defined(text: str, cues: cue.Cues, span: tuple[int, int]) -> bool:
@@ -291,8 +293,8 @@ def _add_trained_models(paper: PaperState) -> None:
     for m in _TRAINED_MODEL.finditer(text):
         entity = paper.entities.get(paper.key(m.group(1)))
         if entity is not None and not entity.known and not entity.expansion:
-            entity.entity_type = "model"
-            entity.proposed = True
+            paper.retype(entity, "model")
+            paper.propose(entity)
 
 
 def _claim_fallback(paper: PaperState, cues: cue.Cues) -> None:
@@ -309,7 +311,7 @@ def _claim_fallback(paper: PaperState, cues: cue.Cues) -> None:
         for start, end in sorted(entity.spans):
             sentence_start, _ = cue.sentence_of(cues, text, start)
             if CLAIM_AFTER.match(text, end) and _CLAIM_VOICE.search(text, sentence_start, start):
-                entity.proposed = True
+                paper.propose(entity)
                 return
 
 
@@ -331,7 +333,7 @@ def _subject_after_unnamed_proposal(paper: PaperState, cues: cue.Cues) -> None:
         if start >= proposal_end and at_sentence_start(text, start) and (best is None or start < best[0]):
             best = (start, entity)
     if best is not None:
-        best[1].proposed = True
+        paper.propose(best[1])
 
 
 def _propagate_to_variants(paper: PaperState) -> None:
@@ -365,7 +367,7 @@ def _mark_prefix_variants(paper: PaperState) -> None:
         if entity.proposed or entity.known or entity.expansion or opening is None:
             continue
         if opening.group() in prefixes and _COINED_OR_SHAPED.search(entity.name):
-            entity.proposed = True
+            paper.propose(entity)
 
 
 _SIBLING_OPENING = re.compile(r"([A-Z][a-z]{2,})-(?=[A-Z])")
@@ -382,7 +384,7 @@ def _mark_siblings(paper: PaperState) -> None:
     for entity in paper.entities.values():
         opening = _SIBLING_OPENING.match(entity.name)
         if opening and opening[1] in openings and not entity.known and entity.entity_type != "metric":
-            entity.proposed = True
+            paper.propose(entity)
 
 
 # 'CAT-Walk introduces a temporal walk on hypergraphs, SetWalk, that ...', 'DLPL comprises three
@@ -424,7 +426,7 @@ def _mark_parts_of_proposed(paper: PaperState, cues: cue.Cues) -> None:
                 continue
             start, _ = min(entity.spans)
             if verb_end <= start < part_end:
-                entity.proposed = True
+                paper.propose(entity)
 
 
 def _mark_described_in_own_voice(paper: PaperState, cues: cue.Cues) -> None:
@@ -447,7 +449,7 @@ def _mark_described_in_own_voice(paper: PaperState, cues: cue.Cues) -> None:
             and not cue.strong_reference(text, sentence_start, start)
             and not _OTHERS_ADJECTIVES.search(described.group())
         ):
-            entity.proposed = True
+            paper.propose(entity)
 
 
 def _mark_slash_partners(paper: PaperState) -> None:
@@ -463,8 +465,8 @@ def _mark_slash_partners(paper: PaperState) -> None:
             partner_start = end + 1
             for other in paper.entities.values():
                 if not other.known and (partner_start, partner_start + len(other.name)) in other.spans:
-                    other.proposed = True
-                    other.entity_type = entity.entity_type
+                    paper.propose(other)
+                    paper.retype(other, entity.entity_type)
 
 
 def _mark_variants(paper: PaperState, entity: Entity, variants: dict[str, list[tuple[int, int]]]) -> None:
@@ -477,8 +479,8 @@ def _mark_variants(paper: PaperState, entity: Entity, variants: dict[str, list[t
             entity_type = "model" if SIZE_TAG.search(name) else entity.entity_type
             added = paper.entities.get(paper.key(name)) or paper.add(name, entity_type, (start, variant_end))
             if added is not None:
-                added.proposed = True
-                added.spans.add((start, variant_end))
+                paper.propose(added)
+                paper.add_spans(added, [(start, variant_end)])
 
 
 def _variant_spans(text: str, form: str) -> Iterator[tuple[int, int]]:
@@ -528,4 +530,4 @@ def _salient_fallback(paper: PaperState, cues: cue.Cues) -> None:
         if occurrences >= 3 and voiced and (best is None or occurrences > best[0]):
             best = (occurrences, entity)
     if best is not None:
-        best[1].proposed = True
+        paper.propose(best[1])

@@ -67,6 +67,7 @@ LIMITS = ("definitions", "entities", "mentions")
 
 @dataclass
 class Entity:
+    key: str  # where PaperState.entities holds it
     name: str
     entity_type: str
     expansion: str | None
@@ -74,13 +75,17 @@ class Entity:
     forms: set[str] = field(default_factory=set)
     spans: set[tuple[int, int]] = field(default_factory=set)
     proposed: bool = False
+    # The rule, and the cue it keyed on, that last decided the role: 'proposal_clause:introduce'.
+    evidence: str | None = None
 
 
 URL = re.compile(r"(?:https?://|www\.)\S+")
 
 
 class PaperState:
-    """The working state for one abstract."""
+    """The working state for one abstract. Rules change entities only through its methods (add,
+    absorb, make_room, add_spans, retype, propose, reference, drop, mark_topic), so that what
+    decided a type or a role is recorded in one place."""
 
     def __init__(self, text: str, lexicon: Lexicon, links: Sequence[Link]) -> None:
         self.text = text
@@ -95,6 +100,7 @@ class PaperState:
         self.keys: dict[str, str] = {}  # name -> key(name)
         self.entities_capped = False  # an entity was refused, MAX_ENTITIES being reached
         self.long_forms: list[tuple[int, int]] = []  # spans of the long forms the abstract defines
+        self.rule: str | None = None  # the rule running, named in the evidence of the roles it gives
         # The spans of URLs, in order and apart: what finditer gives.
         self.blocked: list[tuple[int, int]] = [m.span() for m in URL.finditer(text)] if "://" in text else []
 
@@ -131,7 +137,7 @@ class PaperState:
         if entity is None and self.is_full(name):
             return None
         if entity is None:
-            entity = self.entities[key] = Entity(name, entity_type, expansion, known)
+            entity = self.entities[key] = Entity(key, name, entity_type, expansion, known)
         elif expansion and not entity.expansion:
             entity.expansion = expansion
         entity.known = entity.known or known
@@ -177,6 +183,37 @@ class PaperState:
         overlaps = [(s, e) for s, e in self.covered if s < end and start < e]
         inside = all(start <= s and e <= end for s, e in overlaps)
         return not overlaps or (inside and self.absorb(overlaps, known_too=True))
+
+    def add_spans(self, entity: Entity, spans: Iterable[tuple[int, int]]) -> None:
+        """More places the entity is written, found by a rule rather than by its forms."""
+        entity.spans.update(spans)
+
+    def retype(self, entity: Entity, entity_type: str) -> None:
+        entity.entity_type = entity_type
+
+    def propose(self, entity: Entity, cue: str | None = None) -> None:
+        """The entity is the paper's own; the first rule to say so is its evidence."""
+        if not entity.proposed:
+            entity.proposed = True
+            entity.evidence = self._evidence(cue)
+
+    def reference(self, entity: Entity, cue: str | None = None) -> None:
+        """The entity is somebody else's, whatever rule proposed it before."""
+        entity.proposed = False
+        entity.evidence = self._evidence(cue)
+
+    def _evidence(self, cue: str | None) -> str | None:
+        return f"{self.rule}:{cue}" if self.rule and cue else self.rule
+
+    def drop(self, entity: Entity, *, uncover: bool = False) -> None:
+        """Forget the entity; with uncover, its spans are free for another name."""
+        del self.entities[entity.key]
+        if uncover:
+            self.covered -= entity.spans
+
+    def mark_topic(self, *forms: str) -> None:
+        """Forms that name a field of study, never an entity."""
+        self.topic_forms.update(forms)
 
     def is_topic(self, form: str) -> bool:
         return form in self.topic_forms or form.rstrip("s") in self.topic_forms
