@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 from pipeline.lib.extract import proposed as cue
-from pipeline.lib.extract.abbreviations import Abbreviation
 from pipeline.lib.extract.heads import (
     DATASET_HEADS,
     FUNCTION_WORDS,
@@ -14,7 +13,7 @@ from pipeline.lib.extract.heads import (
     METHOD_HEADS,
     TOPIC_HEADS,
 )
-from pipeline.lib.extract.lexicons import Hit, letters, match_key
+from pipeline.lib.extract.lexicons import letters, match_key
 from pipeline.lib.extract.shapes import (
     DATASET_SHAPE,
     GREEK_PREFIXED,
@@ -115,10 +114,9 @@ _DEFINED_KIND = re.compile(r" (?:is|are) (?:a|an) (?:[\w-]+,? ){0,3}?" + KIND_GR
 _PRECEDING_TITLE_WORD = re.compile(r"(?<![.!?:] )\b[A-Z][a-z]+ $")
 
 
-def add_abbreviations(paper: PaperState, abbreviations: list[Abbreviation], cues: cue.Cues) -> None:
-    lexicon, text = paper.lexicon, paper.text
-    paper.long_forms = [(a.long_start, a.long_end) for a in abbreviations]
-    for a in abbreviations:
+def add_abbreviations(paper: PaperState) -> None:
+    lexicon, text, cues = paper.lexicon, paper.text, paper.cues
+    for a in paper.abbreviations:
         entry = lexicon.lookup(a.short)
         if entry is not None and entry.expansion and not _same_words(entry.expansion, a.long):
             entry = None  # the paper defines the acronym otherwise: 'DMC (Dynamic Memory Compression)'
@@ -209,9 +207,9 @@ def _measured_in_sentence(text: str, cues: cue.Cues, start: int) -> bool:
     )
 
 
-def add_lexicon_hits(paper: PaperState, hits: list[Hit], cues: cue.Cues) -> None:
-    text = paper.text
-    for hit in hits:
+def add_lexicon_hits(paper: PaperState) -> None:
+    text, cues = paper.text, paper.cues
+    for hit in paper.hits:
         form = text[hit.start : hit.end]
         kind = hit.entry.kind
         if kind == "topic":

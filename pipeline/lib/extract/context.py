@@ -212,11 +212,11 @@ _GENERIC_MODIFIERS = frozenset(
 )
 
 
-def add_modified_names(paper: PaperState, cues: cue.Cues) -> None:
+def add_modified_names(paper: PaperState) -> None:
     """A capitalised modifier mid-sentence makes a lexicon method a variant with a name of its own,
     not the plain one. Not a model ('DeepMind Chinchilla' is Chinchilla), nor a plural ('Graph
     Transformers' is a family); the variant is as well known as the method."""
-    text = paper.text
+    text, cues = paper.text, paper.cues
     for entity in list(paper.entities.values()):
         if not entity.known or entity.entity_type != "method":
             continue
@@ -245,8 +245,8 @@ def add_modified_names(paper: PaperState, cues: cue.Cues) -> None:
 _ALGORITHM_AFTER = re.compile(r"(?:'s|’s)? algorithm\b")
 
 
-def add_named_algorithms(paper: PaperState, cues: cue.Cues) -> None:
-    text = paper.text
+def add_named_algorithms(paper: PaperState) -> None:
+    text, cues = paper.text, paper.cues
     if " algorithm" not in text:
         return
     for entity in list(paper.entities.values()):
@@ -372,9 +372,11 @@ def add_languages(paper: PaperState) -> None:
 _ADJECTIVE_SUFFIX = re.compile(ADJECTIVE_SUFFIXES + "$")
 
 
-def add_context(paper: PaperState, cue_hits: list[Hit]) -> None:
+def add_cue_context(paper: PaperState) -> None:
+    """'the X dataset', 'benchmarks such as X and Y': a name before a head cue word, the examples
+    after a kind noun."""
     text = paper.text
-    for hit in cue_hits:
+    for hit in paper.cue_hits:
         if hit.entry.kind == "cue:example":
             _add_examples(paper, hit)
         if hit.entry.kind != "cue:head":
@@ -400,23 +402,44 @@ def add_context(paper: PaperState, cue_hits: list[Hit]) -> None:
             continue
         canonical, entity_type = (entry.name, entry.kind) if entry is not None else (name, "dataset")
         paper.add(canonical, entity_type, (start, start + len(name)), known=entry is not None)
+
+
+def add_precision_recall(paper: PaperState) -> None:
+    """'precision and recall': both are measures here, not everyday qualities."""
+    text = paper.text
     if "ecall" in text:
-        for m in _PRECISION_RECALL.finditer(text):  # 'precision and recall': both are measures here
+        for m in _PRECISION_RECALL.finditer(text):
             for group in (1, 2):
                 paper.add(m.group(group).lower(), "metric", m.span(group), known=True)
-    for m in _OF_VALUE.finditer(text):
+
+
+def add_measured_values(paper: PaperState) -> None:
+    """'achieving a semantic IoU of 82.4': the quantity a value is given for is a metric."""
+    for m in _OF_VALUE.finditer(paper.text):
         _add_measured_quantity(paper, m)
-    if "%" in text:
-        _add_gain_measures(paper)
-    for m in _MEASURED_IN.finditer(text):
+
+
+def add_measured_in(paper: PaperState) -> None:
+    """'as measured by Bayes risk', 'evaluated in terms of success rate and data efficiency'."""
+    for m in _MEASURED_IN.finditer(paper.text):
         for item in _MEASURE_ITEM.finditer(m.group(1)):
             if len(item.group().split()) <= 3:
                 _add_metric_phrase(paper, item.group(), m.start(1) + item.start(), m)
+
+
+def add_parenthesis_lists(paper: PaperState) -> None:
+    """'datasets (BDD100K, Cityscapes, and SODA10M)': a list in parentheses after a kind noun."""
+    text = paper.text
     if " (" in text:
         for m in _PARENTHESIS_LIST.finditer(text):
             word = _LAST_WORD.search(text, max(0, m.start() - 14), m.start())
             if word is not None and word.group() in _PARENTHESIS_KINDS:
                 _type_list(paper, word.group(), m.end())
+
+
+def add_evaluation_lists(paper: PaperState) -> None:
+    """'results on X and Y', 'experiments on the X, Y and Z': a list after an evaluation phrase."""
+    text = paper.text
     for m in _ON_LIST.finditer(text):
         if _EVALUATION_BEFORE_ON.search(text, max(0, m.start() - 14), m.start()):
             _add_evaluation_list(paper, m.end())
@@ -516,10 +539,12 @@ def _add_metric_phrase(paper: PaperState, phrase: str, phrase_start: int, value:
     paper.add(name, "metric", (start, start + len(name)))
 
 
-def _add_gain_measures(paper: PaperState) -> None:
+def add_gain_measures(paper: PaperState) -> None:
     """'a gain of 19.0% and 22.8% in next word prediction accuracy': the quantity a percentage
     gain is stated in is a metric. The phrase ends at the first word that is not lower case."""
     text = paper.text
+    if "%" not in text:
+        return
     for m in _GAIN_IN.finditer(text):
         words = []
         for word in m.group(1).split():

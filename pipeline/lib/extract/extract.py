@@ -18,40 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pipeline.lib.extract import proposed as cue
 from pipeline.lib.extract.abbreviations import find_abbreviations
-from pipeline.lib.extract.candidates import (
-    add_abbreviations,
-    add_lexicon_hits,
-    add_shape_tokens,
-    split_glued_words,
-)
-from pipeline.lib.extract.context import (
-    add_context,
-    add_languages,
-    add_modified_names,
-    add_named_algorithms,
-    add_named_heads,
-    add_tiers,
-    add_versions,
-)
 from pipeline.lib.extract.emit import emit
-from pipeline.lib.extract.introduced import (
-    add_apposed_names,
-    add_introduced_names,
-    add_introduced_phrases,
-    add_renamed_kinds,
-)
 from pipeline.lib.extract.lexicons import Lexicon, load_lexicon
 from pipeline.lib.extract.links import Link, find_links
-from pipeline.lib.extract.naming import (
-    add_enumerated_contributions,
-    add_named_after_kind,
-    add_named_by_slots,
-    add_own_named_kinds,
-    add_titled_methods,
-)
-from pipeline.lib.extract.roles import assign_roles
+from pipeline.lib.extract.rules import RULES, STAGES
 from pipeline.lib.extract.state import LIMITS, MAX_DEFINITIONS, PaperEntities, PaperState
 
 
@@ -61,33 +32,15 @@ def extract_entities(
     """All entity mentions and abbreviation definitions of one abstract_clean text; `links` are the
     text's links when the caller has found them already."""
     lexicon = lexicon or load_lexicon()
-    paper = PaperState(text, lexicon, find_links(text) if links is None else links)
-    hits, cue_hits = lexicon.find(text)
-    cues = cue.find_cues(text, cue_hits)
     abbreviations = find_abbreviations(text, limit=MAX_DEFINITIONS + 1)  # one more tells a cut
     definitions_capped = len(abbreviations) > MAX_DEFINITIONS
     del abbreviations[MAX_DEFINITIONS:]
-    add_abbreviations(paper, abbreviations, cues)
-    add_lexicon_hits(paper, hits, cues)
-    add_shape_tokens(paper)
-    split_glued_words(paper)
-    add_context(paper, cue_hits)
-    add_introduced_names(paper, cues)
-    add_introduced_phrases(paper, cues)
-    add_named_by_slots(paper, cues, cue_hits)
-    add_apposed_names(paper)
-    add_renamed_kinds(paper, cues)
-    add_named_after_kind(paper, cues)
-    add_titled_methods(paper)
-    add_own_named_kinds(paper)
-    add_versions(paper)
-    add_tiers(paper)
-    add_modified_names(paper, cues)
-    add_named_algorithms(paper, cues)
-    add_named_heads(paper)
-    add_languages(paper)
-    add_enumerated_contributions(paper, cues)
-    assign_roles(paper, cues)
+    paper = PaperState(text, lexicon, find_links(text) if links is None else links, abbreviations)
+    for stage in STAGES:
+        for rule in RULES:
+            if rule.stage == stage:
+                paper.rule = rule.name
+                rule.apply(paper)
     mentions, mentions_capped = emit(paper)
     cut = (definitions_capped, paper.entities_capped, mentions_capped)
     capped = tuple(limit for limit, applied in zip(LIMITS, cut, strict=True) if applied)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from pipeline.lib.extract import proposed as cue
 from pipeline.lib.extract.heads import (
     FUNCTION_WORDS,
     INTRO_FILLERS,
@@ -38,18 +37,18 @@ _LOWER_NAME = re.compile(
 )
 
 
-def add_introduced_names(paper: PaperState, cues: cue.Cues) -> None:
+def add_introduced_names(paper: PaperState) -> None:
     """Title-Case names that only a proposal clause marks as names: 'We introduce Expert Merging,'.
     After the verb, fillers ('a novel', 'two new') are skipped; a list of names is followed."""
-    text = paper.text
-    for window_start, window_end in cues.windows:
-        if _introduce_from(paper, window_start, window_start, window_end):
+    text, cues = paper.text, paper.cues
+    for (window_start, window_end), verb in zip(cues.windows, cues.window_words, strict=True):
+        if _introduce_from(paper, verb, window_start, window_start, window_end):
             continue
         # 'we propose three regularisation techniques: Attention Masking, ... and Bind Adjective',
         # 'a simple efficient policy optimization framework—Optimistic NPG for online RL'.
         opening = _LIST_OPENING.search(text, window_start, min(window_end, window_start + 100))
         if opening is not None:
-            _introduce_from(paper, window_start, opening.end(), window_end)
+            _introduce_from(paper, verb, window_start, opening.end(), window_end)
 
 
 _LIST_OPENING = re.compile(r"(?::|—|–)\s*")
@@ -65,8 +64,9 @@ _NAME_LOWER_HEAD = re.compile(r"([A-Z][a-z]{2,}) ([a-z]+)\b")
 _HEAD_NOUNS = METHOD_HEADS | NAMED_HEADS
 
 
-def _introduce_from(paper: PaperState, window_start: int, position: int, window_end: int) -> bool:
-    """Add the names of a proposal window from position on; whether there was a name to read."""
+def _introduce_from(paper: PaperState, verb: str, window_start: int, position: int, window_end: int) -> bool:
+    """Add the names of the proposal window verb opened, from position on; whether there was a name
+    to read."""
     text = paper.text
     read = False
     while position < window_end:
@@ -127,7 +127,7 @@ def _introduce_from(paper: PaperState, window_start: int, position: int, window_
                 entity_type = introduced_type(text, window_start, run.start(), run_end)
                 entity = paper.add(name, entity_type, (run.start(), run_end))
                 if entity is not None:
-                    paper.propose(entity)
+                    paper.propose(entity, verb)
             elif not overlaps and known.kind in ENTITY_KINDS:
                 # 'we introduce TÜLU 3': a released family's new version; the roles decide.
                 canonical = name if known.kind == "model" else known.name
@@ -146,11 +146,11 @@ _PASSIVE_PROPOSAL_AFTER = re.compile(
 )
 
 
-def add_introduced_phrases(paper: PaperState, cues: cue.Cues) -> None:
+def add_introduced_phrases(paper: PaperState) -> None:
     """'we propose “Levels of AGI”', 'we introduce hierarchical randomized smoothing:': a quoted
     name, or lower-case words that extend a known method, right after a proposal verb."""
-    text = paper.text
-    for window_start, window_end in cues.windows:
+    text, cues = paper.text, paper.cues
+    for (window_start, window_end), verb in zip(cues.windows, cues.window_words, strict=True):
         cursor = window_start
         while (word := NEXT_WORD.match(text, cursor, window_end)) is not None and (
             word.group(1).lower() in INTRO_FILLERS or word.group(1).isdigit()
@@ -171,7 +171,7 @@ def add_introduced_phrases(paper: PaperState, cues: cue.Cues) -> None:
             continue
         entity = paper.add(name, introduced_type(text, window_start, start, end), (start, end))
         if entity is not None:
-            paper.propose(entity)
+            paper.propose(entity, verb)
 
 
 def _extends_known_method(lexicon: Lexicon, phrase: str) -> bool:
@@ -208,18 +208,18 @@ def _claimed_elsewhere(text: str, name: str, after: int) -> bool:
     return any(CLAIM_AFTER.match(text, end) for end in _later_ends(text, name, after))
 
 
-def add_renamed_kinds(paper: PaperState, cues: cue.Cues) -> None:
+def add_renamed_kinds(paper: PaperState) -> None:
     """'we propose a novel mode of textual attack, punctuation-level attack.': in a proposal
     clause, a lower-case phrase apposed to a new kind of thing and ending in the same noun names it."""
-    text = paper.text
-    for window_start, window_end in cues.windows:
+    text, cues = paper.text, paper.cues
+    for (window_start, window_end), verb in zip(cues.windows, cues.window_words, strict=True):
         for m in _RENAMED_KIND.finditer(text, window_start, min(len(text), window_end + 80)):
             start, end = m.span("name")
             if m.start() >= window_end or (start, end) in paper.covered or paper.is_topic(m.group("name")):
                 continue
             entity = paper.add(m.group("name"), "method", (start, end))
             if entity is not None:
-                paper.propose(entity)
+                paper.propose(entity, verb)
 
 
 _RENAMED_KIND = re.compile(

@@ -28,11 +28,11 @@ from pipeline.lib.extract.shapes import (
 from pipeline.lib.extract.state import PaperState, SpanIndex
 
 
-def add_named_by_slots(paper: PaperState, cues: cue.Cues, cue_hits: list[Hit]) -> None:
+def add_named_by_slots(paper: PaperState) -> None:
     """'a group fairness metric called Coreference Confidence Disparity': the Title-Case name
     after 'called', 'named', 'dubbed', 'termed' or 'coined' is the paper's."""
-    text = paper.text
-    for hit in cue_hits:
+    text, cues = paper.text, paper.cues
+    for hit in paper.cue_hits:
         if hit.entry.kind != "cue:slot" or hit.entry.name[:4] not in _NAMING_VERBS:
             continue
         if hit.end >= len(text) or text[hit.end] != " " or (hit.start > 0 and text[hit.start - 1] in "-‐"):
@@ -94,7 +94,7 @@ def add_named_by_slots(paper: PaperState, cues: cue.Cues, cue_hits: list[Hit]) -
             entity_type = introduced_type(text, sentence_start, hit.start, end)
             entity = paper.add(text[start:end], entity_type, (start, end))
             if entity is not None:
-                paper.propose(entity)
+                paper.propose(entity, hit.entry.name)
 
 
 def _coordinated_names(start: int, name: str) -> list[tuple[int, int]]:
@@ -155,10 +155,10 @@ _NAME_AFTER_KIND = re.compile(
 )
 
 
-def add_named_after_kind(paper: PaperState, cues: cue.Cues) -> None:
+def add_named_after_kind(paper: PaperState) -> None:
     """In a proposal clause, a capitalised name written right after the kind of thing it is."""
-    text = paper.text
-    for window_start, window_end in cues.windows:
+    text, cues = paper.text, paper.cues
+    for (window_start, window_end), verb in zip(cues.windows, cues.window_words, strict=True):
         for m in _NAME_AFTER_KIND.finditer(text, window_start, window_end):
             name = m.group(1)
             start, end = m.span(1)
@@ -173,7 +173,7 @@ def add_named_after_kind(paper: PaperState, cues: cue.Cues) -> None:
                 continue
             entity = paper.add(name, introduced_type(text, window_start, start, end), (start, end))
             if entity is not None:
-                paper.propose(entity)
+                paper.propose(entity, verb)
         for m in _LOWER_NAME_AFTER_NEW_KIND.finditer(text, window_start, window_end):
             # 'we propose a novel framework, selfmem, which': a coined word set off after a new kind.
             start, end = m.span(1)
@@ -182,7 +182,7 @@ def add_named_after_kind(paper: PaperState, cues: cue.Cues) -> None:
             if not any(s < end and start < e for s, e in paper.covered):
                 entity = paper.add(m[1], introduced_type(text, window_start, start, end), (start, end))
                 if entity is not None:
-                    paper.propose(entity)
+                    paper.propose(entity, verb)
 
 
 _LOWER_NAME_AFTER_NEW_KIND = re.compile(
@@ -279,11 +279,11 @@ _ITEM_CLOSE = re.compile(r"\) [A-Z]")
 _ITEM_NUMBER = re.compile(r"(?:^|[\s(])(?:\d|[ivx]{1,3})$")
 
 
-def add_enumerated_contributions(paper: PaperState, cues: cue.Cues) -> None:
+def add_enumerated_contributions(paper: PaperState) -> None:
     """A name heading an item of a list after the paper says what it contributes or proposes
     ('we propose a new method with two novel ideas: (1) Localized Patch Importance Scoring: we')
     is one of its own."""
-    text = paper.text
+    text, cues = paper.text, paper.cues
     if not any(
         _ITEM_NUMBER.search(text, max(0, m.start() - 5), m.start()) for m in _ITEM_CLOSE.finditer(text)
     ):

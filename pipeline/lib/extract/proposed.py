@@ -87,6 +87,7 @@ _CLAUSE_OPENING = re.compile(r".*(?:[,;:]\s|\b(?:where|which|that|and|then|while
 class Cues(NamedTuple):
     sentence_starts: list[int]
     windows: list[tuple[int, int]]  # proposal clauses: from the verb to the first reference marker
+    window_words: list[str]  # the cue word that opened each window: 'introduce', 'contribution'
     slots: list[int]  # ends of naming-slot cue words
     sentences: list[tuple[int, int]]  # from a first-person proposal verb to the end of its sentence
 
@@ -108,7 +109,7 @@ def sentence_of(cues: Cues, text: str, position: int) -> tuple[int, int]:
 
 def find_cues(text: str, cue_hits: list[Hit]) -> Cues:
     starts = sentence_starts(text)
-    cues = Cues(starts, [], [], [])
+    cues = Cues(starts, [], [], [], [])
     for hit in cue_hits:
         kind = hit.entry.kind
         if kind == "cue:slot":
@@ -122,26 +123,42 @@ def find_cues(text: str, cue_hits: list[Hit]) -> Cues:
             ):
                 marker = REFERENCE_MARKER.search(text, hit.end, sentence_end)
                 cues.windows.append((hit.end, marker.start() if marker else sentence_end))
+                cues.window_words.append(hit.entry.name)
                 cues.sentences.append((hit.end, sentence_end))
             elif hit.entry.name.endswith("ing") and _FIRST_PERSON.search(text, sentence_start, hit.start):
                 # 'We address this by introducing X'.
                 marker = REFERENCE_MARKER.search(text, hit.end, sentence_end)
                 cues.windows.append((hit.end, marker.start() if marker else sentence_end))
+                cues.window_words.append(hit.entry.name)
             elif hit.entry.name.endswith("ed") and _PASSIVE.search(text, before, hit.start):
                 reach = max(sentence_start, hit.start - _PASSIVE_REACH)
                 clause = _CLAUSE_OPENING.match(text, reach, hit.start)
                 cues.windows.append((clause.end() if clause else reach, hit.start))
+                cues.window_words.append(hit.entry.name)
     if "ontribution" in text:
         for m in _CONTRIBUTION.finditer(text):
             _, sentence_end = sentence_of(cues, text, m.start())
             marker = REFERENCE_MARKER.search(text, m.end(), sentence_end)
             cues.windows.append((m.end(), marker.start() if marker else sentence_end))
+            cues.window_words.append("contribution")
             cues.sentences.append((m.end(), sentence_end))
     return cues
 
 
 def in_window(cues: Cues, position: int) -> bool:
     return any(start <= position < end for start, end in cues.windows)
+
+
+def window_word(cues: Cues, position: int) -> str | None:
+    """The cue word of the first proposal clause that holds position."""
+    return next(
+        (
+            word
+            for (start, end), word in zip(cues.windows, cues.window_words, strict=True)
+            if start <= position < end
+        ),
+        None,
+    )
 
 
 def after_naming_slot(cues: Cues, text: str, start: int) -> bool:

@@ -57,21 +57,26 @@ def _opens_window(cues: cue.Cues, text: str, position: int) -> bool:
     )
 
 
-def assign_roles(paper: PaperState, cues: cue.Cues) -> None:
-    text = paper.text
+def propose_known_named_by_slot(paper: PaperState) -> None:
+    """'we propose a novel learning paradigm called RRHF': naming what the paper proposes makes it
+    the paper's, known or not; 'Adam is a framework called FTRL' names somebody's."""
+    text, cues = paper.text, paper.cues
     for entity in paper.entities.values():
         if entity.known and not entity.proposed and entity.entity_type != "metric":
-            # 'we propose a novel learning paradigm called RRHF': naming what the paper proposes makes
-            # it the paper's, known or not; 'Adam is a framework called FTRL' names somebody's.
             first = min(entity.spans)[0]
-            if (
-                _CALLED_BEFORE.search(text, max(0, first - 30), first) is not None
-                and (
-                    cue.in_window(cues, first)
-                    or _NOVEL_BEFORE.search(text, max(0, first - 60), first) is not None
-                )
-            ) or _introduced_and_defined(text, cues, min(entity.spans)):
-                paper.propose(entity)
+            if _CALLED_BEFORE.search(text, max(0, first - 30), first) is not None and (
+                cue.in_window(cues, first)
+                or _NOVEL_BEFORE.search(text, max(0, first - 60), first) is not None
+            ):
+                paper.propose(entity, "called")
+            elif _introduced_and_defined(text, cues, min(entity.spans)):
+                paper.propose(entity, "defined_object")
+
+
+def propose_by_cues(paper: PaperState) -> None:
+    """A new name in a proposal clause, after a naming slot or set off by a novel apposition, and
+    the other places a paper's own name stands, is the paper's."""
+    text, cues = paper.text, paper.cues
     for entity in paper.entities.values():
         if entity.known or entity.proposed:
             continue
@@ -90,56 +95,82 @@ def assign_roles(paper: PaperState, cues: cue.Cues) -> None:
                 coined and text.startswith(",", first_end) and APPOSITIVE_KIND.match(text, first_end)
             )
             if defined and cue.in_window(cues, first):
-                paper.propose(entity)
+                paper.propose(entity, cue.window_word(cues, first))
             continue
-        if (
-            cue.in_window(cues, first)
-            or any(cue.after_naming_slot(cues, text, start) for start in _occurrences(text, entity))
-            or any(cue.novel_apposition(text, end) for _, end in entity.spans)
-            or (COINED.search(entity.name) and cue.apposed_in_proposal(cues, text, first, first_end))
-            or (coined and _apposed_to_what_the_authors_train(text, cues, first, first_end))
-            or (coined and _THIS_WORK_OPENING.search(text, max(0, first - 40), first) is not None)
-            or (coined and _AT_THE_CORE.search(text, max(0, first - 60), first) is not None)
-            or (coined and _NOVEL_JUST_BEFORE.search(text, max(0, first - 30), first) is not None)
-            or (
-                (coined or "-" in entity.name)
-                and _ONE_OF_THEM.search(text, max(0, first - 30), first) is not None
-                and any(window_start < first for window_start, _ in cues.windows)
-            )
-            or (coined and text.count(entity.name) > 1 and _defined_as_a_kind(text, first_end))
-        ):
-            paper.propose(entity)
+        found = _proposal_cue(paper, entity, coined, first, first_end)
+        if found is not None:
+            paper.propose(entity, found)
+
+
+def _proposal_cue(paper: PaperState, entity: Entity, coined: bool, first: int, first_end: int) -> str | None:
+    """The first cue, in order, that makes the entity the paper's, or None."""
+    text, cues = paper.text, paper.cues
+    if (verb := cue.window_word(cues, first)) is not None:
+        return verb
+    if any(cue.after_naming_slot(cues, text, start) for start in _occurrences(text, entity)):
+        return "naming_slot"
+    if any(cue.novel_apposition(text, end) for _, end in entity.spans):
+        return "novel_apposition"
+    if COINED.search(entity.name) and cue.apposed_in_proposal(cues, text, first, first_end):
+        return "apposed_in_proposal"
+    if coined and _apposed_to_what_the_authors_train(text, cues, first, first_end):
+        return "trained_apposition"
+    if coined and _THIS_WORK_OPENING.search(text, max(0, first - 40), first) is not None:
+        return "this_work"
+    if coined and _AT_THE_CORE.search(text, max(0, first - 60), first) is not None:
+        return "at_the_core"
+    if coined and _NOVEL_JUST_BEFORE.search(text, max(0, first - 30), first) is not None:
+        return "novel"
+    if (
+        (coined or "-" in entity.name)
+        and _ONE_OF_THEM.search(text, max(0, first - 30), first) is not None
+        and any(window_start < first for window_start, _ in cues.windows)
+    ):
+        return "one_of_them"
+    if coined and text.count(entity.name) > 1 and _defined_as_a_kind(text, first_end):
+        return "defined_as_a_kind"
+    return None
+
+
+def retype_proposed_datasets(paper: PaperState) -> None:
+    """'X, a benchmark for ...': a proposed method or model that a kind noun near it calls a
+    benchmark or dataset is one."""
+    text, cues = paper.text, paper.cues
     for entity in paper.entities.values():
         if entity.proposed and entity.entity_type in ("method", "model"):
             start, end = min(entity.spans)
             sentence_start, _ = cue.sentence_of(cues, text, start)
             if introduced_type(text, max(sentence_start, start - 60), start, end) == "dataset":
                 paper.retype(entity, "dataset")
-    _name_the_code_after(paper)
-    _add_trained_models(paper)
-    _propagate_to_variants(paper)
-    _mark_prefix_variants(paper)
-    _mark_siblings(paper)
-    _mark_slash_partners(paper)
-    _mark_parts_of_proposed(paper, cues)
-    _mark_described_in_own_voice(paper, cues)
-    if not any(e.proposed for e in paper.entities.values()):
-        _salient_fallback(paper, cues)
-    if not any(e.proposed for e in paper.entities.values()):
-        _claim_fallback(paper, cues)
-    if not any(e.proposed for e in paper.entities.values()):
-        _subject_after_unnamed_proposal(paper, cues)
+
+
+def _nothing_proposed(paper: PaperState) -> bool:
+    return not any(e.proposed for e in paper.entities.values())
+
+
+def reference_cited(paper: PaperState) -> None:
+    """A proposed name first written as somebody else's work is referenced after all."""
     for entity in paper.entities.values():
-        if entity.proposed and _cited_as_others(paper, cues, entity):
-            paper.reference(entity)
+        if entity.proposed and _cited_as_others(paper, paper.cues, entity):
+            paper.reference(entity, "cited")
+
+
+def reference_bases(paper: PaperState) -> None:
+    """Only ever 'Long-CoT-based': what the paper's thing is based on, not the thing."""
+    text = paper.text
+    for entity in paper.entities.values():
         if entity.proposed and all(_ADJECTIVE_SUFFIX_AFTER.match(text, end) for _, end in entity.spans):
-            paper.reference(entity)  # only ever 'Long-CoT-based': what the paper's thing is based on
+            paper.reference(entity, "based")
+
+
+def drop_greek_math(paper: PaperState) -> None:
+    """'Δ-approximation', 'ε-greedy': math, unless the paper names it as its own."""
     for entity in list(paper.entities.values()):
         if not entity.proposed and GREEK_PREFIXED.fullmatch(entity.name):
-            paper.drop(entity)  # 'Δ-approximation', 'ε-greedy': math unless the paper names it
+            paper.drop(entity)
 
 
-def _name_the_code_after(paper: PaperState) -> None:
+def propose_code_namesakes(paper: PaperState) -> None:
     """'Our code is at github.com/mazumder-lab/OSSCAR': authors name their code's repository after
     what they propose, so a new name that is the repository's name is the paper's."""
     repositories = repository_letters(paper)
@@ -285,7 +316,7 @@ def _first_occurrence(text: str, entity: Entity) -> tuple[int, int]:
     return first
 
 
-def _add_trained_models(paper: PaperState) -> None:
+def propose_trained_models(paper: PaperState) -> None:
     """'We train a QuRater model to ...': a new name the authors train as a model is theirs."""
     text = paper.text
     if " train" not in text:
@@ -297,9 +328,12 @@ def _add_trained_models(paper: PaperState) -> None:
             paper.propose(entity)
 
 
-def _claim_fallback(paper: PaperState, cues: cue.Cues) -> None:
+def propose_claim_fallback(paper: PaperState) -> None:
     """Still nothing proposed: a new name that is the subject of a claim in the authors' voice
     ('we demonstrate how QUIC-FL achieves state-of-the-art accuracy') is the paper's."""
+    if not _nothing_proposed(paper):
+        return
+    cues = paper.cues
     text = paper.text
     for entity in paper.entities.values():
         if (
@@ -315,10 +349,13 @@ def _claim_fallback(paper: PaperState, cues: cue.Cues) -> None:
                 return
 
 
-def _subject_after_unnamed_proposal(paper: PaperState, cues: cue.Cues) -> None:
+def propose_subject_after_unnamed_proposal(paper: PaperState) -> None:
     """'we propose an adaptive prompting approach that ... . AdaPromptCL employs ...': the authors
     proposed something without naming it, and a coined name then opens a later sentence as its
     subject and comes back. The first such name is what they proposed."""
+    if not _nothing_proposed(paper):
+        return
+    cues = paper.cues
     if not cues.windows:
         return
     text = paper.text
@@ -336,7 +373,7 @@ def _subject_after_unnamed_proposal(paper: PaperState, cues: cue.Cues) -> None:
         paper.propose(best[1])
 
 
-def _propagate_to_variants(paper: PaperState) -> None:
+def propose_variants(paper: PaperState) -> None:
     """UniFlow-XL and Expert Merging++ are the paper's when UniFlow and Expert Merging are."""
     propagated: set[int] = set()
     variants: dict[str, list[tuple[int, int]]] = {}  # by form: a form several entities hold is walked once
@@ -350,7 +387,7 @@ def _propagate_to_variants(paper: PaperState) -> None:
 _CAPITAL_PREFIX = re.compile(r"[A-Z]{2,}(?=[A-Z][a-z]|[A-Z]?$)")
 
 
-def _mark_prefix_variants(paper: PaperState) -> None:
+def propose_prefix_variants(paper: PaperState) -> None:
     """'Dynamically Composable Multi-Head Attention (DCMHA) ... the corresponding DCFormer ...
     DCPythia-6.9B': a coined name opening with the capitals that spell the first words of a
     proposed long form is built from it, and the paper's too."""
@@ -373,7 +410,7 @@ def _mark_prefix_variants(paper: PaperState) -> None:
 _SIBLING_OPENING = re.compile(r"([A-Z][a-z]{2,})-(?=[A-Z])")
 
 
-def _mark_siblings(paper: PaperState) -> None:
+def propose_siblings(paper: PaperState) -> None:
     """'We first introduce Delayed-PSVI ... for Delayed-LPSVI': a new coined name sharing the first
     word of a proposed coined name is its sibling, the paper's too."""
     openings = set()
@@ -401,10 +438,11 @@ _PART_VERB = re.compile(
 )
 
 
-def _mark_parts_of_proposed(paper: PaperState, cues: cue.Cues) -> None:
+def propose_parts(paper: PaperState) -> None:
     """A sentence whose subject is a proposed name describes its parts: a new coined or spelled-out
     name written there after the verb, before any reference to other work, is one of the paper's
     own."""
+    cues = paper.cues
     text = paper.text
     if _PART_VERB.search(text) is None:
         return
@@ -429,10 +467,11 @@ def _mark_parts_of_proposed(paper: PaperState, cues: cue.Cues) -> None:
                 paper.propose(entity)
 
 
-def _mark_described_in_own_voice(paper: PaperState, cues: cue.Cues) -> None:
+def propose_described_in_own_voice(paper: PaperState) -> None:
     """'We then employ LocoEdit, a fast closed-form editing method', 'using DCP-RMP, a locally
     reactive goal-proposal module': a new coined name the authors describe as a method or a part
     is theirs, unless the sentence cites it as other work or the description calls it known."""
+    cues = paper.cues
     text = paper.text
     for entity in paper.entities.values():
         if entity.known or entity.proposed or entity.entity_type not in ("method", "model"):
@@ -452,7 +491,7 @@ def _mark_described_in_own_voice(paper: PaperState, cues: cue.Cues) -> None:
             paper.propose(entity)
 
 
-def _mark_slash_partners(paper: PaperState) -> None:
+def propose_slash_partners(paper: PaperState) -> None:
     """'namely RankDice/RankIoU': a new name written as the other half of a proposed name is the
     paper's too, and of the same kind."""
     text = paper.text
@@ -509,9 +548,12 @@ _CLAIM_VOICE = re.compile(
 )
 
 
-def _salient_fallback(paper: PaperState, cues: cue.Cues) -> None:
+def propose_salient_fallback(paper: PaperState) -> None:
     """No cue fired: the coined name the abstract keeps returning to, first written in a sentence
     that speaks for the authors ('In this work, we reimagine ... with TensorAR')."""
+    if not _nothing_proposed(paper):
+        return
+    cues = paper.cues
     text = paper.text
     best: tuple[int, Entity] | None = None
     for entity in paper.entities.values():

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import NamedTuple
 
+from pipeline.lib.extract import proposed as cue
 from pipeline.lib.extract.abbreviations import Abbreviation
 from pipeline.lib.extract.lexicons import Lexicon, match_key
 from pipeline.lib.extract.links import Link
@@ -87,10 +88,21 @@ class PaperState:
     absorb, make_room, add_spans, retype, propose, reference, drop, mark_topic), so that what
     decided a type or a role is recorded in one place."""
 
-    def __init__(self, text: str, lexicon: Lexicon, links: Sequence[Link]) -> None:
+    def __init__(
+        self,
+        text: str,
+        lexicon: Lexicon,
+        links: Sequence[Link],
+        abbreviations: list[Abbreviation],
+    ) -> None:
+        # What the rules read: the text and what the one pass of the automaton, the cue finder, the
+        # abbreviation finder and the link finder found in it.
         self.text = text
         self.links = links
         self.lexicon = lexicon
+        self.hits, self.cue_hits = lexicon.find(text)
+        self.cues = cue.find_cues(text, self.cue_hits)
+        self.abbreviations = abbreviations
         self.entities: dict[str, Entity] = {}
         self.topic_forms: set[str] = set()
         self.covered: set[tuple[int, int]] = set()
@@ -99,7 +111,8 @@ class PaperState:
         self.form_keys: dict[str, str] = {}  # key of every surface form -> its entity's key
         self.keys: dict[str, str] = {}  # name -> key(name)
         self.entities_capped = False  # an entity was refused, MAX_ENTITIES being reached
-        self.long_forms: list[tuple[int, int]] = []  # spans of the long forms the abstract defines
+        # The spans of the long forms the abstract defines.
+        self.long_forms = [(a.long_start, a.long_end) for a in abbreviations]
         self.rule: str | None = None  # the rule running, named in the evidence of the roles it gives
         # The spans of URLs, in order and apart: what finditer gives.
         self.blocked: list[tuple[int, int]] = [m.span() for m in URL.finditer(text)] if "://" in text else []
