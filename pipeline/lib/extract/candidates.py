@@ -6,13 +6,6 @@ from __future__ import annotations
 import re
 
 from pipeline.lib.extract import proposed as cue
-from pipeline.lib.extract.heads import (
-    DATASET_HEADS,
-    FUNCTION_WORDS,
-    INTRO_FILLERS,
-    METHOD_HEADS,
-    TOPIC_HEADS,
-)
 from pipeline.lib.extract.lexicons import letters, match_key
 from pipeline.lib.extract.shapes import (
     DATASET_SHAPE,
@@ -25,6 +18,7 @@ from pipeline.lib.extract.shapes import (
     is_name_shape,
     is_released_model,
     is_titled,
+    kind_type,
     long_form_type,
     plain_capitalised,
     repository_letters,
@@ -32,6 +26,15 @@ from pipeline.lib.extract.shapes import (
     strip_token,
 )
 from pipeline.lib.extract.state import Entity, PaperState, SpanIndex
+from pipeline.lib.extract.vocabulary import (
+    APPOSED_KIND_NOUNS,
+    DATASET_HEADS,
+    FUNCTION_WORDS,
+    INTRO_FILLERS,
+    METHOD_HEADS,
+    QUALITY_WORDS,
+    TOPIC_HEADS,
+)
 
 # Every word holding a capital; the Python loop then keeps those shaped like names.
 _CAPITAL_WORD = re.compile(r"[A-Z\u0391-\u03a9](?:[\w.'’+-]|×(?=\d))*")  # 'Mixtral-8×7B' keeps its '×'
@@ -84,7 +87,7 @@ _MATHY = re.compile(r"[_\u00b2\u00b3\u00b9\u0370-\u03ff\u1d00-\u1dbf\u2070-\u209
 # Metrics whose name is also an everyday word for a quality ('maintaining accuracy'): a metric
 # where the sentence states a value or compares, as papers report results.
 # Plain words that are measures only where the sentence states a value or compares them.
-_QUALITY_WORDS = frozenset(["accuracy", "precision", "recall"])
+_QUALITY_WORDS = frozenset(QUALITY_WORDS)
 
 
 _STATED_VALUE = re.compile(r"\d(?:\.\d+)?\s?(?:%|×|x\b|-fold\b|points?\b|pp\b)|\b\d+\.\d+\b")
@@ -141,7 +144,7 @@ def add_abbreviations(paper: PaperState) -> None:
             entity_type = "method"  # 'the bandit-over-bandit (BOB) framework'
         defined = _DEFINED_KIND.match(text, a.end) if entity_type is None and is_titled(a.long) else None
         if defined is not None:
-            entity_type = "dataset" if defined.group(1) else "metric" if defined.group(2) else "method"
+            entity_type = kind_type(defined)
         window_start = next((s for s, e in cues.windows if s <= a.long_start < e), None)
         # 'a ... model, VQ-MTM (...)', 'a method for prompt optimization, namely DRO (...)'
         apposed = (
@@ -170,7 +173,7 @@ def add_abbreviations(paper: PaperState) -> None:
             entity_type = "dataset"
         if following is not None and following.group(1).lower() in DATASET_HEADS:
             entity_type = "dataset"  # 'our Multilingual Composition Relation (MCR) benchmark'
-        if following is not None and following.group(1).lower() in ("metric", "measure", "score"):
+        if following is not None and following.group(1).lower() in APPOSED_KIND_NOUNS["metric"]:
             entity_type = "metric"  # 'a Task Agnostic Correlations (TAC) metric'
 
         name = a.short[:-1] if a.short.endswith("s") and a.short[:-1].isupper() else a.short

@@ -6,20 +6,10 @@ from __future__ import annotations
 import re
 
 from pipeline.lib.extract import proposed as cue
-from pipeline.lib.extract.heads import (
-    FUNCTION_WORDS,
-    INTRO_FILLERS,
-    LANGUAGE_DATA_HEADS,
-    METHOD_HEADS,
-    METRIC_HEADS,
-    NAMED_HEADS,
-    TOPIC_HEADS,
-    WEAK_METRIC_HEADS,
-)
 from pipeline.lib.extract.lexicons import Hit
 from pipeline.lib.extract.shapes import (
     ADJECTIVE_ENDING,
-    ADJECTIVE_SUFFIXES,
+    ADJECTIVE_SUFFIX_PATTERN,
     COINED,
     LIST_JOIN,
     SIZE_TAG,
@@ -29,6 +19,24 @@ from pipeline.lib.extract.shapes import (
     listed_name,
 )
 from pipeline.lib.extract.state import PaperState
+from pipeline.lib.extract.vocabulary import (
+    FUNCTION_WORDS,
+    GENERIC_MODIFIERS,
+    INTRO_FILLERS,
+    LANGUAGE_DATA_HEADS,
+    LIST_KIND_NOUNS,
+    LIST_KIND_NOUNS_NOT_BEFORE_PARENTHESES,
+    METHOD_HEADS,
+    METRIC_FILLERS,
+    METRIC_HEADS,
+    MODEL_TIERS,
+    NAMED_HEADS,
+    RATE_HEADS,
+    RATE_KINDS,
+    TOPIC_HEADS,
+    WEAK_METRIC_HEADS,
+    alternation,
+)
 
 _SPACED_SIZE = re.compile(r" (\d+(?:x\d+)?(?:\.\d+)?[BM])(?![\w-])")
 
@@ -72,20 +80,11 @@ _AFTER_EXAMPLE_CUE = re.compile(r"[.,:]*\s+")
 
 
 _KIND_BEFORE = re.compile(
-    r"\b(datasets?|benchmarks?|tasks|environments|suites|corpora|models|LLMs|VLMs|MLLMs|architectures|backbones|"
-    r"methods|baselines|algorithms|approaches|techniques|optimizers|attacks|defenses|metrics|measures)\)?,?\s*\(?$"
+    rf"\b({alternation(noun for nouns in LIST_KIND_NOUNS.values() for noun in nouns)})\)?,?\s*\(?$"
 )
 
 
-_KIND_TYPES = {
-    **dict.fromkeys(["dataset", "benchmark", "task", "environment", "suite", "corpora"], "dataset"),
-    **dict.fromkeys(["model", "llm", "vlm", "mllm", "architecture", "backbone"], "model"),
-    **dict.fromkeys(
-        ["method", "baseline", "algorithm", "approache", "technique", "optimizer", "attack", "defense"],
-        "method",
-    ),
-    **dict.fromkeys(["metric", "measure"], "metric"),
-}
+_KIND_TYPES = {noun: kind for kind, nouns in LIST_KIND_NOUNS.items() for noun in nouns}
 
 
 # 'datasets (BDD100K, Cityscapes, and SODA10M)': a list in parentheses right after a kind noun.
@@ -97,13 +96,7 @@ _PARENTHESIS_LIST = re.compile(r" \((?=[A-Z0-9])")
 _LAST_WORD = re.compile(r"\w+$")
 
 
-_PARENTHESIS_KINDS = frozenset(
-    (
-        *("datasets", "benchmarks", "environments", "suites", "corpora", "models", "LLMs", "VLMs"),
-        *("MLLMs", "architectures", "backbones", "baselines", "algorithms", "optimizers", "attacks"),
-        *("defenses", "metrics", "measures"),
-    )
-)
+_PARENTHESIS_KINDS = frozenset(_KIND_TYPES) - set(LIST_KIND_NOUNS_NOT_BEFORE_PARENTHESES)
 
 
 # 'results on X and Y', 'experiments on the X, Y and Z': an evaluation phrase before a list.
@@ -118,36 +111,13 @@ _EVALUATION_BEFORE_ON = re.compile(
 _PRECISION_RECALL = re.compile(r"\b([Pp]recision)(?:,| and| or| vs\.?|/| versus) (?:\w+ )?([Rr]ecall)\b")
 
 
-_RATE_HEADS = frozenset(["rate", "rates", "score", "scores"])
+_RATE_HEADS = frozenset(RATE_HEADS)
 
 
-# What makes a rate a measured quantity rather than a speed of convergence: 'a win rate of 72%'.
-_RATE_KINDS = frozenset(
-    [
-        *("win", "success", "error", "failure", "acceptance", "hit", "miss", "detection", "positive"),
-        *("negative", "discovery", "pass", "solve", "resolve", "refusal", "hallucination", "compression"),
-        *("click-through", "recognition", "classification"),
-    ]
-)
+_RATE_KINDS = frozenset(RATE_KINDS)
 
 
-_METRIC_FILLERS = frozenset(
-    [
-        "average",
-        "mean",
-        "overall",
-        "final",
-        "high",
-        "higher",
-        "low",
-        "lower",
-        "best",
-        "improved",
-        "better",
-        "strong",
-        "state-of-the-art",
-    ]
-)
+_METRIC_FILLERS = frozenset(METRIC_FILLERS)
 
 
 def add_versions(paper: PaperState) -> None:
@@ -184,7 +154,7 @@ def add_versions(paper: PaperState) -> None:
 
 # A released model's tier after its name or version: 'Claude v3 Opus', 'Stable Diffusion XL'.
 _TIER_AFTER = re.compile(
-    r" (Opus|Sonnet|Haiku|Pro|Ultra|Instruct|Chat|Turbo|XL|XXL|Large|Small|Base|Huge|Mini|Flash|Nano)"
+    rf" ({alternation(MODEL_TIERS)})"
     r"(?![\w-])(?! (?:language|vision|multimodal|models?|scale)\b)"  # not 'GPT-4 Large language models'
 )
 
@@ -206,10 +176,7 @@ def add_tiers(paper: PaperState) -> None:
 _MODIFIER_BEFORE = re.compile(r"(?:[a-z]|[a-z],) ([A-Z][a-z]{2,}(?:-[a-z]+)?) $")
 
 
-# Capitalised for emphasis, not part of a name: 'the Vanilla Transformer'.
-_GENERIC_MODIFIERS = frozenset(
-    ["vanilla", "standard", "original", "classical", "classic", "conventional", "plain", "typical", "popular"]
-)
+_GENERIC_MODIFIERS = frozenset(GENERIC_MODIFIERS)
 
 
 def add_modified_names(paper: PaperState) -> None:
@@ -369,7 +336,7 @@ def add_languages(paper: PaperState) -> None:
             paper.add(text[start:end], "dataset", (start, end), known=True)
 
 
-_ADJECTIVE_SUFFIX = re.compile(ADJECTIVE_SUFFIXES + "$")
+_ADJECTIVE_SUFFIX = re.compile(ADJECTIVE_SUFFIX_PATTERN + "$")
 
 
 def add_cue_context(paper: PaperState) -> None:
@@ -461,7 +428,7 @@ _OWNER_BEFORE_NAME = re.compile(r"[A-Z][\w-]*['’]s ")
 def _type_list(paper: PaperState, kind_noun: str, position: int) -> None:
     """The names listed from position are things of the kind the kind noun says."""
     text = paper.text
-    entity_type = _KIND_TYPES[kind_noun.lower().removesuffix("s")]
+    entity_type = _KIND_TYPES[kind_noun]
     for item in list_items(text, position):
         owner = _OWNER_BEFORE_NAME.match(text, item[0], item[1])
         if owner is not None:

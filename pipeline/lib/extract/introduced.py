@@ -6,12 +6,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from pipeline.lib.extract.heads import (
-    FUNCTION_WORDS,
-    INTRO_FILLERS,
-    METHOD_HEADS,
-    NAMED_HEADS,
-)
 from pipeline.lib.extract.lexicons import Lexicon, on_word_boundaries
 from pipeline.lib.extract.shapes import (
     ADJECTIVE_ENDING,
@@ -26,14 +20,20 @@ from pipeline.lib.extract.shapes import (
     plain_capitalised,
 )
 from pipeline.lib.extract.state import PaperState
+from pipeline.lib.extract.vocabulary import (
+    DEFINED_KIND_NOUNS,
+    FUNCTION_WORDS,
+    INTRO_FILLERS,
+    METHOD_HEADS,
+    NAMED_HEADS,
+    PROPOSAL_PARTICIPLES,
+    alternation,
+)
 
 # 'We introduce self-guidance, a method that ...': a lower-case name the apposition defines.
 _LOWER_NAME = re.compile(
-    r"[a-z][\w-]*(?: [a-z][\w-]*){0,2}(?=, (?:a|an) (?:[\w-]+ ){0,4}?(?:method|framework|approach|technique|"
-    r"algorithm|benchmark|dataset|model|architecture|procedure|strategy|metric|system|tool|toolkit|library|"
-    r"agent|pipeline|module|mechanism|suite|environment|platform|intervention|regularizer|regulariser|"
-    r"objective|loss|estimator|test|attack|defense|defence|protocol|scheme|paradigm|layer|operator|"
-    r"sampler|solver|heuristic|principle)s?\b)"
+    r"[a-z][\w-]*(?: [a-z][\w-]*){0,2}"
+    rf"(?=, (?:a|an) (?:[\w-]+ ){{0,4}}?(?:{alternation(DEFINED_KIND_NOUNS)})s?\b)"
 )
 
 
@@ -141,9 +141,7 @@ def _introduce_from(paper: PaperState, verb: str, window_start: int, position: i
     return read
 
 
-_PASSIVE_PROPOSAL_AFTER = re.compile(
-    r" (?:is|are) (?:\w+ly )?(?:proposed|introduced|designed|developed|presented|devised|constructed)\b"
-)
+_PASSIVE_PROPOSAL_AFTER = re.compile(rf" (?:is|are) (?:\w+ly )?(?:{alternation(PROPOSAL_PARTICIPLES)})\b")
 
 
 def add_introduced_phrases(paper: PaperState) -> None:

@@ -7,10 +7,6 @@ from __future__ import annotations
 import re
 
 from pipeline.lib.extract import proposed as cue
-from pipeline.lib.extract.heads import (
-    FUNCTION_WORDS,
-    METHOD_HEADS,
-)
 from pipeline.lib.extract.introduced import written_again
 from pipeline.lib.extract.lexicons import Hit
 from pipeline.lib.extract.shapes import (
@@ -26,6 +22,16 @@ from pipeline.lib.extract.shapes import (
     plain_capitalised,
 )
 from pipeline.lib.extract.state import PaperState, SpanIndex
+from pipeline.lib.extract.vocabulary import (
+    FUNCTION_WORDS,
+    METHOD_HEADS,
+    NAMING_KIND_NOUNS,
+    NAMING_VERB_STEMS,
+    NEW_KIND_NOUNS,
+    OWN_KIND_NOUNS,
+    TITLE_OPENERS,
+    alternation,
+)
 
 
 def add_named_by_slots(paper: PaperState) -> None:
@@ -112,7 +118,7 @@ def _coordinated_names(start: int, name: str) -> list[tuple[int, int]]:
 _COORDINATION = re.compile(r"(,?\s+and\s+|,\s+)")
 
 
-_NAMING_VERBS = frozenset(("call", "name", "dubb", "dub", "term", "coin", "code", "refe", "deno"))
+_NAMING_VERBS = frozenset(NAMING_VERB_STEMS)
 
 
 _LOWER_SLOT_NAME = re.compile(r"[a-z][\w-]*(?: [a-z][\w-]*){0,2}(?=[,;(]|\.\s|\.$)")
@@ -149,8 +155,7 @@ _SLOT_PHRASE = re.compile(r"[A-Za-z][\w-]*(?: [a-z][\w-]*){1,3}(?=[,;(]|\.\s|\.$
 # 'a reinforcement learning based algorithm Trustworthy-Alignment': a name right after a kind noun.
 # 'a new model merging algorithm, CCA Merge, which', 'a new inference method—the Simformer—which'.
 _NAME_AFTER_KIND = re.compile(
-    r"\b(?:algorithm|method|framework|model|approach|system|benchmark|dataset|architecture|pipeline|module|"
-    r"technique|strategy|agent|metric|network|tool|library|suite|paradigm)(?:,? |—(?:the )?)"
+    rf"\b(?:{alternation(NAMING_KIND_NOUNS)})(?:,? |—(?:the )?)"
     r"([A-Z][\w+-]*[A-Za-z0-9+](?: [A-Z][\w+-]*[A-Za-z0-9+]){0,3})"
 )
 
@@ -186,8 +191,8 @@ def add_named_after_kind(paper: PaperState) -> None:
 
 
 _LOWER_NAME_AFTER_NEW_KIND = re.compile(
-    r"\b(?:novel|new) (?:[\w-]+ ){0,4}?(?:algorithm|method|framework|model|approach|system|benchmark|dataset|"
-    r"architecture|pipeline|module|technique|library|toolkit|tool), ([a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?=, )"
+    rf"\b(?:novel|new) (?:[\w-]+ ){{0,4}}?(?:{alternation(NEW_KIND_NOUNS)}), "
+    r"([a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?=, )"
 )
 
 
@@ -217,7 +222,7 @@ def add_own_named_kinds(paper: PaperState) -> None:
 # Middle words are not verbs or plurals: 'our HI-Diff outperforms state-of-the-art methods'.
 _OUR_NAMED_KIND = re.compile(
     r"\b[Oo]ur (?:new |novel |proposed )?([A-Z][\w-]*(?: (?![a-z]+s\b)[a-z][\w-]*){0,3}) "
-    r"(?:algorithm|method|framework|approach|estimator|procedure|technique|sampler|solver|scheme)s?\b"
+    rf"(?:{alternation(OWN_KIND_NOUNS)})s?\b"
 )
 
 
@@ -225,9 +230,7 @@ _OUR_NAMED_KIND = re.compile(
 _TITLED_PHRASE = re.compile(r"\b[A-Z][a-z]+(?:[ -](?:of |for |with |and |the )?[A-Z][a-z]+)+\b")
 
 
-_TITLE_OPENERS = frozenset(
-    ["the", "a", "an", "for", "while", "in", "with", "using", "our", "this", "unlike", "like"]
-)
+_TITLE_OPENERS = frozenset(TITLE_OPENERS)
 
 
 _LONGER_NAME_BEFORE = re.compile(

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pipeline.lib.extract import proposed as cue
 from pipeline.lib.extract.lexicons import letters, on_word_boundaries
 from pipeline.lib.extract.shapes import (
-    ADJECTIVE_SUFFIXES,
+    ADJECTIVE_SUFFIX_PATTERN,
     APPOSITIVE_KIND,
     CLAIM_AFTER,
     COINED,
@@ -18,9 +18,11 @@ from pipeline.lib.extract.shapes import (
     VOICE,
     at_sentence_start,
     introduced_type,
+    kind_type,
     repository_letters,
 )
 from pipeline.lib.extract.state import Entity, PaperState
+from pipeline.lib.extract.vocabulary import PART_VERBS, TRAINED_KIND_NOUNS, alternation
 
 # 'UniFlow-XL', 'Expert Merging++', 'MagicoderS' (a capital letter appended), 'X-CL-7B'.
 _VARIANT_SUFFIX = re.compile(
@@ -38,7 +40,7 @@ _VARIANT_DEPTH = 2
 _DESCRIBED_KIND = re.compile(r", (?:a|an|the) (?:[\w-]+,? ){0,7}?" + KIND_GROUPS)
 
 
-_ADJECTIVE_SUFFIX_AFTER = re.compile(ADJECTIVE_SUFFIXES)
+_ADJECTIVE_SUFFIX_AFTER = re.compile(ADJECTIVE_SUFFIX_PATTERN)
 
 
 _NOVEL_BEFORE = re.compile(r"\b(?:novel|new)\b")
@@ -427,15 +429,11 @@ def propose_siblings(paper: PaperState) -> None:
 # 'CAT-Walk introduces a temporal walk on hypergraphs, SetWalk, that ...', 'DLPL comprises three
 # modules: ...', 'VoxDet first ingeniously proposes template voxel aggregation (TVA) module'.
 _PROPOSED_SUBJECT_VERB = re.compile(
-    r" (?:(?:\w+ly|first|then|also|further|additionally) )*(?:introduces|proposes|presents|develops|designs|"
-    r"devises|incorporates|integrates|features|contains|comprises|includes|consists of|is composed of)\b"
+    rf" (?:(?:\w+ly|first|then|also|further|additionally) )*(?:{alternation(PART_VERBS)})\b"
 )
 
 
-_PART_VERB = re.compile(
-    r" (?:introduces|proposes|presents|develops|designs|devises|incorporates|integrates|features|contains|"
-    r"comprises|includes|consists of|is composed of)\b"
-)
+_PART_VERB = re.compile(rf" (?:{alternation(PART_VERBS)})\b")
 
 
 def propose_parts(paper: PaperState) -> None:
@@ -480,7 +478,7 @@ def propose_described_in_own_voice(paper: PaperState) -> None:
             continue
         start, end = min(entity.spans)
         described = _DESCRIBED_KIND.match(text, end)
-        if described is None or described.group(3) is None:
+        if described is None or kind_type(described) != "method":
             continue
         sentence_start, _ = cue.sentence_of(cues, text, start)
         if (
@@ -535,7 +533,7 @@ def _variant_spans(text: str, form: str) -> Iterator[tuple[int, int]]:
 
 _TRAINED_MODEL = re.compile(
     r"\b[Ww]e (?:\w+ly )?(?:train|pre-?train|fine-tune|build|develop|obtain)\w* (?:a|an|our) "
-    r"([A-Z][\w+-]*[A-Za-z0-9+]) (?:model|classifier|network|policy|agent|tokenizer|encoder|reward model)\b"
+    rf"([A-Z][\w+-]*[A-Za-z0-9+]) (?:{alternation(TRAINED_KIND_NOUNS)})\b"
 )
 
 

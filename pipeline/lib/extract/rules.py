@@ -35,7 +35,9 @@ class Example:
 class Rule:
     name: str
     stage: str
-    cues: tuple[str, ...]  # the vocabulary groups or cue words the rule keys on
+    # The vocabulary groups (upper case: vocabulary.py; cue_*: lexicons/heads.txt) or the words
+    # the rule keys on.
+    cues: tuple[str, ...]
     examples: tuple[Example, ...]
     apply: Callable[[PaperState], None]
 
@@ -63,14 +65,14 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "lexicon_name",
         "candidates",
-        ("lexicons",),
+        ("lexicons/*.txt",),
         candidates.add_lexicon_hits,
         ("Our model is trained with Adam on ImageNet.", [("Adam", "method", "referenced")]),
     ),
     _rule(
         "name_shape",
         "candidates",
-        ("CAPITAL_WORD",),
+        ("LOWER_PREFIXES", "MODEL_SIZE_WORDS", "TOPIC_HEADS"),
         candidates.add_shape_tokens,
         ("We compare against FooNet-7B and report results.", [("FooNet-7B", "model")]),
     ),
@@ -88,7 +90,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "head_and_example_cues",
         "context",
-        ("cue_head", "cue_example", "LIST_KINDS"),
+        ("cue_head", "cue_example", "LIST_KIND_NOUNS"),
         context.add_cue_context,
         ("We evaluate on the Kestrel dataset.", [("Kestrel", "dataset", "referenced")]),
         ("We compare with baselines such as Zorblax and Quintet.", [("Zorblax", "method")]),
@@ -124,14 +126,14 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "parenthesis_list",
         "context",
-        ("LIST_KINDS",),
+        ("LIST_KIND_NOUNS",),
         context.add_parenthesis_lists,
         ("We use three datasets (Alpha10, BetaSet and GammaCorp).", [("GammaCorp", "dataset")]),
     ),
     _rule(
         "evaluation_list",
         "context",
-        ("EVALUATION_BEFORE_ON",),
+        ("results", "experiments", "evaluated", "on"),
         context.add_evaluation_lists,
         ("We report results on ImageNet and Quokka.", [("Quokka", "dataset")]),
     ),
@@ -159,7 +161,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "naming_slot",
         "introduced",
-        ("cue_slot",),
+        ("cue_slot", "NAMING_VERB_STEMS"),
         naming.add_named_by_slots,
         (
             "We design a loss called Vortal.",
@@ -186,7 +188,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "name_after_kind",
         "introduced",
-        ("NAMED_KINDS",),
+        ("NAMING_KIND_NOUNS", "NEW_KIND_NOUNS"),
         naming.add_named_after_kind,
         ("We propose a new training framework, Velora, which scales.", [("Velora", "method", "proposed")]),
     ),
@@ -203,7 +205,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "our_named_kind",
         "introduced",
-        ("OWN_KINDS",),
+        ("OWN_KIND_NOUNS",),
         naming.add_own_named_kinds,
         (
             "We evaluate our Fenwick gradient clipping method.",
@@ -279,7 +281,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "proposed_dataset",
         "roles",
-        ("KIND_NOUNS",),
+        ("APPOSED_KIND_NOUNS",),
         roles.retype_proposed_datasets,
         ("We release TrailQA, a benchmark for hiking questions.", [("TrailQA", "dataset", "proposed")]),
     ),
@@ -296,14 +298,14 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "trained_model",
         "roles",
-        ("TRAINED_KINDS",),
+        ("TRAINED_KIND_NOUNS",),
         roles.propose_trained_models,
         ("We train a ZetaRank model to score answers.", [("ZetaRank", "model", "proposed")]),
     ),
     _rule(
         "variants",
         "roles",
-        ("VARIANT_SUFFIX",),
+        ("MODEL_SIZE_WORDS",),
         roles.propose_variants,
         ("We introduce FluxMix. FluxMix-XL is larger.", [("FluxMix-XL", "model", "proposed")]),
     ),
@@ -341,7 +343,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "described_in_own_voice",
         "roles",
-        ("KIND_NOUNS", "OTHERS_ADJECTIVES"),
+        ("APPOSED_KIND_NOUNS",),
         roles.propose_described_in_own_voice,
         ("We then employ MorphEdit, a fast editing method.", [("MorphEdit", "method", "proposed")]),
     ),
@@ -375,7 +377,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "cited",
         "roles",
-        ("REFERENCE_BEFORE",),
+        ("such as", "than", "et al"),
         roles.reference_cited,
         ("We propose to improve methods such as HexaNet.", [("HexaNet", "method", "referenced")]),
     ),

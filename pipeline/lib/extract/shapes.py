@@ -7,17 +7,28 @@ from __future__ import annotations
 
 import re
 
-from pipeline.lib.extract.heads import (
-    DATASET_HEADS,
-    FUNCTION_WORDS,
-    METHOD_HEADS,
-    METRIC_HEADS,
-    TOPIC_HEADS,
-    WEAK_METHOD_HEADS,
-)
 from pipeline.lib.extract.lexicons import Lexicon, letters
 from pipeline.lib.extract.links import repository_name
 from pipeline.lib.extract.state import PaperState
+from pipeline.lib.extract.vocabulary import (
+    ADJECTIVE_SUFFIXES,
+    APPOSED_KIND_NOUNS,
+    BENCHMARK_FOLLOWERS,
+    CLAIM_VERBS,
+    CLASS_PLURAL_HEADS,
+    DATASET_HEADS,
+    ENTITY_KINDS,
+    FUNCTION_WORDS,
+    HEAD_CUT_WORDS,
+    LOWER_PREFIXES,
+    METHOD_HEADS,
+    METRIC_FOLLOWERS,
+    METRIC_HEADS,
+    MODEL_SIZE_WORDS,
+    TOPIC_HEADS,
+    WEAK_METHOD_HEADS,
+    alternation,
+)
 
 # 'type-II', 'phase-IV': a word numbered with a Roman numeral.
 _NUMBERED_WORD = re.compile(r"[a-z]+-[IVX]+")
@@ -64,61 +75,13 @@ _METRIC_SHAPE = re.compile(
 )
 
 
-ENTITY_KINDS = frozenset(["method", "model", "dataset", "metric"])
+_MODEL_SIZE_WORDS = frozenset(MODEL_SIZE_WORDS)
 
 
-_MODEL_SIZE_WORDS = frozenset(
-    ["base", "large", "small", "tiny", "mini", "medium", "huge", "instruct", "chat", "xl"]
-)
+_LOWER_PREFIXES = frozenset(LOWER_PREFIXES)
 
 
-_LOWER_PREFIXES = frozenset(
-    [
-        "non",
-        "multi",
-        "semi",
-        "pre",
-        "post",
-        "anti",
-        "sub",
-        "super",
-        "cross",
-        "self",
-        "co",
-        "inter",
-        "intra",
-        "over",
-        "under",
-        "re",
-        "de",
-        "un",
-        "meta",
-        "hyper",
-        "ultra",
-        "micro",
-        "quasi",
-        "pseudo",
-        "near",
-        "low",
-        "high",
-        "full",
-        "half",
-        "single",
-        "dual",
-        "bi",
-        "tri",
-        "uni",
-        "all",
-        "zero",
-        "few",
-    ]
-)
-
-
-# 'on Atari games', 'ListOps tasks': a name before these is a benchmark.
-_BENCHMARK_FOLLOWERS = frozenset(
-    ["task", "tasks", "games", "environments", "environment", "splits", "split", "subset"]
-)
+_BENCHMARK_FOLLOWERS = frozenset(BENCHMARK_FOLLOWERS)
 
 
 # 'on X and four real datasets', 'X, Y and Z benchmarks'.
@@ -155,11 +118,17 @@ NEXT_WORD = re.compile(r"\s*([\w-]+)")
 LIST_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)")
 
 
+# One named group a type, so the match itself says which type its kind noun gives: kind_type.
 KIND_GROUPS = (
-    r"(?:(benchmark|dataset|corpus|suite|testbed|leaderboard|collection)|(metric|measure|score)|"
-    r"(method|framework|model|algorithm|approach|module|architecture|system|network|technique|mechanism|"
-    r"pipeline|strategy|optimizer|tokenizer|agent|policy|data structure))s?\b"
+    "(?:"
+    + "|".join(f"(?P<{kind}>{alternation(nouns)})" for kind, nouns in APPOSED_KIND_NOUNS.items())
+    + r")s?\b"
 )
+
+
+def kind_type(match: re.Match[str]) -> str:
+    """The entity type the kind noun a KIND_GROUPS pattern matched gives."""
+    return next(kind for kind in APPOSED_KIND_NOUNS if match.group(kind) is not None)
 
 
 # 'X, a benchmark with ...', 'X, the first large-scale corpus', 'X, a large, open dataset': the
@@ -171,7 +140,7 @@ KIND_NOUN = re.compile(r"\b" + KIND_GROUPS)
 
 
 # Where the head of a long form ends: 'fitted Q-iteration | with log-loss'.
-_HEAD_CUT = re.compile(r" (?:of|from|for|with|via|using|based|under) ")
+_HEAD_CUT = re.compile(rf" (?:{alternation(HEAD_CUT_WORDS)}) ")
 
 
 _OF_COMPOUND = re.compile(r"-(of|for|to|in|on|and|the)-")
@@ -250,7 +219,7 @@ def is_name_shape(token: str) -> bool:
 def _head(phrase: str) -> str:
     words = _OF_COMPOUND.sub(r" \1 ", phrase.replace("–", "-")).split()
     for k, word in enumerate(words):
-        if k > 0 and word.lower() in ("of", "from", "for", "with", "via", "using", "based", "under"):
+        if k > 0 and word.lower() in HEAD_CUT_WORDS:
             words = words[:k]
             break
     return words[-1].lower() if words else ""
@@ -304,7 +273,7 @@ def long_form_type(long: str, lexicon: Lexicon | None = None) -> str | None:
     singular = head[:-1] if head.endswith("s") and not head.endswith("ss") else None
     if singular in METHOD_HEADS or singular == "expert":
         # A plural names a class ('graph neural networks'), except for a named mixture or ensemble.
-        return None if singular in ("model", "network", "system", "method", "algorithm") else "method"
+        return None if singular in CLASS_PLURAL_HEADS else "method"
     return "method" if titled and singular is None else None
 
 
@@ -342,11 +311,11 @@ def shape_type(token: str, lexicon: Lexicon, following: str) -> str:
         if second is not None and second.group(1).lower() in DATASET_HEADS:
             return "dataset"  # 'the StoryCloze textual benchmark'
 
-    if next_word in ("score", "metric", "metrics"):
+    if next_word in METRIC_FOLLOWERS:
         return "metric"
     kind = APPOSITIVE_KIND.match(following) if following.startswith(",") else None
     if kind is not None:
-        return "dataset" if kind.group(1) else "metric" if kind.group(2) else "method"
+        return kind_type(kind)
     return "method"
 
 
@@ -367,10 +336,7 @@ ADJECTIVE_ENDING = re.compile(r"(?:ian|ean|ic|al|ive)$")
 
 
 # A hyphenated word ending like this is an adjective, whatever its capitals: 'Long-CoT-based'.
-ADJECTIVE_SUFFIXES = (
-    r"-(?:based|driven|aware|guided|free|style|like|specific|level|scale|wise|centric|oriented|agnostic|"
-    r"conditioned|only|friendly|enhanced|augmented|powered|inspired)\b"
-)
+ADJECTIVE_SUFFIX_PATTERN = rf"-(?:{alternation(ADJECTIVE_SUFFIXES)})\b"
 
 
 def listed_name(paper: PaperState, item: tuple[int, int], modifiers: bool = True) -> str | None:
@@ -423,11 +389,8 @@ def introduced_type(text: str, window_start: int, start: int, end: int) -> str:
     after = KIND_NOUN.match(text, end + 1) or APPOSITIVE_KIND.match(text, end)
     nearest = after or (nouns[-1] if nouns else None)
     if nearest is not None:
-        return "dataset" if nearest.group(1) else "metric" if nearest.group(2) else "method"
+        return kind_type(nearest)
     return "dataset" if DATASET_SHAPE.search(text[start:end]) else "method"
 
 
-CLAIM_AFTER = re.compile(
-    r",?\s(?:\w+ly\s)?(?:achieves?|attains?|sets?|establish(?:es)?|outperforms?|surpass(?:es)?|beats?|"
-    r"exceeds?|yields?)\b"
-)
+CLAIM_AFTER = re.compile(rf",?\s(?:\w+ly\s)?(?:{alternation(CLAIM_VERBS)})\b")
