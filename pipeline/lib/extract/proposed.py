@@ -13,9 +13,9 @@ short anchored patterns then check each one in its place. Three kinds of cue:
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from typing import NamedTuple
 
+from pipeline.lib.extract import sentences
 from pipeline.lib.extract.lexicons import Hit
 
 # What may stand between the subject and a proposal verb: "we further propose", "we then design".
@@ -66,11 +66,6 @@ _APPOSITION_NOVEL = re.compile(
     r"\s*(?:\([^()]{1,40}\)\s*)?,\s+(?:(?:which|that) (?:is|are)\s+)?(?:a|an|the|our)\s+(?:[\w-]+\s+){0,3}?"
     r"(?:novel|new|first|proposed|simple|our)\b"
 )
-_SENTENCE_END = re.compile(r"[.!?]\s+(?=\S)")
-# A full stop that ends an abbreviation, not a sentence: 'e.g. ', 'et al. ', 'vs. '.
-_ABBREVIATION_DOT = re.compile(
-    r"(?:\b[a-z]\.[a-z]|\bet al|\bvs|\bcf|\bFig|\bEq|\bresp|\bapprox|\bw\.r\.t)\.$"
-)
 # 'Our main contributions are the tuned SW-UCB algorithm ...', 'Our first contribution is the
 # introduction of the X': a sentence that lists what the paper proposes, like a proposal verb.
 _CONTRIBUTION = re.compile(
@@ -92,23 +87,12 @@ class Cues(NamedTuple):
     sentences: list[tuple[int, int]]  # from a first-person proposal verb to the end of its sentence
 
 
-def sentence_starts(text: str) -> list[int]:
-    starts = [0]
-    for m in _SENTENCE_END.finditer(text):
-        if not _ABBREVIATION_DOT.search(text, max(0, m.start() - 8), m.start() + 1):
-            starts.append(m.end())
-    return starts
-
-
 def sentence_of(cues: Cues, text: str, position: int) -> tuple[int, int]:
-    k = bisect_right(cues.sentence_starts, position)
-    start = cues.sentence_starts[k - 1]
-    end = cues.sentence_starts[k] if k < len(cues.sentence_starts) else len(text)
-    return start, end
+    return sentences.sentence_of(cues.sentence_starts, text, position)
 
 
 def find_cues(text: str, cue_hits: list[Hit]) -> Cues:
-    starts = sentence_starts(text)
+    starts = sentences.sentence_starts(text, loose=True)
     cues = Cues(starts, [], [], [], [])
     for hit in cue_hits:
         kind = hit.entry.kind
