@@ -25,6 +25,9 @@ from pipeline.lib.extract.links import Link, find_links
 from pipeline.lib.extract.rules import RULES, STAGES
 from pipeline.lib.extract.state import LIMITS, MAX_DEFINITIONS, PaperEntities, PaperState
 
+# The rules by stage, in their registered order within a stage: sorted once, not per abstract.
+_RUN_ORDER = tuple(rule for stage in STAGES for rule in RULES if rule.stage == stage)
+
 
 def extract_entities(
     text: str, lexicon: Lexicon | None = None, links: Sequence[Link] | None = None
@@ -36,11 +39,9 @@ def extract_entities(
     definitions_capped = len(abbreviations) > MAX_DEFINITIONS
     del abbreviations[MAX_DEFINITIONS:]
     paper = PaperState(text, lexicon, find_links(text) if links is None else links, abbreviations)
-    for stage in STAGES:
-        for rule in RULES:
-            if rule.stage == stage:
-                paper.rule = rule.name
-                rule.apply(paper)
+    for rule in _RUN_ORDER:
+        paper.rule = rule.name
+        rule.apply(paper)
     mentions, mentions_capped = emit(paper)
     cut = (definitions_capped, paper.entities_capped, mentions_capped)
     capped = tuple(limit for limit, applied in zip(LIMITS, cut, strict=True) if applied)

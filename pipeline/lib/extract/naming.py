@@ -5,6 +5,7 @@ contributions."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from pipeline.lib.extract import proposed as cue
 from pipeline.lib.extract.introduced import written_again
@@ -196,11 +197,22 @@ _LOWER_NAME_AFTER_NEW_KIND = re.compile(
 )
 
 
+def _our_named_kinds(text: str) -> Iterator[re.Match[str]]:
+    """What _OUR_NAMED_KIND.finditer gives, found from the literal 'ur ' rather than from every
+    'o' of the text (an order of magnitude faster)."""
+    position = text.find("ur ", 1)
+    while position != -1:
+        m = _OUR_NAMED_KIND.match(text, position - 1)
+        position = text.find("ur ", m.end() + 1 if m else position + 1)
+        if m is not None:
+            yield m
+
+
 def add_own_named_kinds(paper: PaperState) -> None:
     """'our Wasserstein gradient descent algorithm': a name opened by a capital between 'our' and the
     kind of thing it is belongs to the paper, even where no proposal verb stands."""
     text = paper.text
-    for m in _OUR_NAMED_KIND.finditer(text):
+    for m in _our_named_kinds(text):
         start, end = m.span(1)
         name = m.group(1)
         words = name.split()

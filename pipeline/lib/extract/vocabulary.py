@@ -213,6 +213,9 @@ PART_VERBS = (
     *("introduces", "proposes", "presents", "develops", "designs", "devises", "incorporates"),
     *("integrates", "features", "contains", "comprises", "includes", "consists of", "is composed of"),
 )
+# 'as measured by Bayes risk', 'evaluated in terms of success rate'.
+MEASURE_VERBS = ("measured", "evaluated", "quantified", "assessed")
+MEASURE_PREPOSITIONS = ("by", "with", "via", "in terms of")
 # A claim made of a name: 'X achieves state-of-the-art'.
 CLAIM_VERBS = (
     *("achieve", "achieves", "attain", "attains", "set", "sets", "establish", "establishes", "outperform"),
