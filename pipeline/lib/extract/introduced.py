@@ -13,6 +13,7 @@ from pipeline.lib.extract.shapes import (
     ENDS_NOUN_PHRASE,
     ENTITY_KINDS,
     LIST_JOIN,
+    LISTED_TITLE_RUN,
     NEXT_WORD,
     TITLE_RUN,
     at_sentence_start,
@@ -54,10 +55,6 @@ def add_introduced_names(paper: PaperState) -> None:
 _LIST_OPENING = re.compile(r"(?::|—|–)\s*")
 
 
-# In a list, 'and' joins two names: 'two new algorithms: RW-AdaBatch and RW-Meta'.
-_LISTED_TITLE_RUN = re.compile(TITLE_RUN.pattern.replace("and|&|", ""))
-
-
 _NAME_LOWER_HEAD = re.compile(r"([A-Z][a-z]{2,}) ([a-z]+)\b")
 
 
@@ -79,7 +76,7 @@ def _introduce_from(paper: PaperState, verb: str, window_start: int, position: i
             if word.group(1).lower() in INTRO_FILLERS or word.group(1).isdigit():
                 cursor = word.end()
                 continue
-            title_run = _LISTED_TITLE_RUN if position > window_start else TITLE_RUN
+            title_run = LISTED_TITLE_RUN if position > window_start else TITLE_RUN
             run = title_run.match(text, word.start(1), window_end) or _LOWER_NAME.match(text, word.start(1))
             named_head = _NAME_LOWER_HEAD.match(text, word.start(1), window_end)
             if (

@@ -17,6 +17,15 @@ from typing import NamedTuple
 
 from pipeline.lib.extract import sentences
 from pipeline.lib.extract.lexicons import Hit
+from pipeline.lib.extract.vocabulary import (
+    OUR_SLOT_KIND_NOUNS,
+    PROPOSED_SLOT_KIND_NOUNS,
+    RESULTING_KIND_NOUNS,
+    SLOT_PARTICIPLES,
+    WE_NAMING_VERBS,
+    WHAT_WE_NAMING_VERBS,
+    alternation,
+)
 
 # What may stand between the subject and a proposal verb: "we further propose", "we then design".
 _ADVERBS = (
@@ -49,15 +58,13 @@ REFERENCE_MARKER = re.compile(
 )
 # A slot, read backwards from a name, whose name is the paper's own.
 _NAMING_SLOT = re.compile(
-    r"(?:\b(?:which|that|what) we (?:call|term|dub|name|denote|refer to as)"
-    r"|\b[Ww]e (?:call|term|dub|name)(?: (?:it|them|(?:this|these|our|the)(?: [\w-]+){0,2}))?(?: (?:a|an))?"
-    r"|\b(?:called|named|dubbed|termed|coined|codenamed|denoted as|referred to as|abbreviated as)"
-    r"|\b[Tt]he (?:resulting|final) (?:[\w-]+ )?"
-    r"(?:model|method|framework|approach|algorithm|system|architecture|benchmark|result),"
-    r"|\b[Oo]ur (?:proposed |new |novel )?(?:[\w-]+ )?(?:model|method|framework|approach|algorithm|system|"
-    r"architecture|benchmark|dataset|pipeline|technique|agent|tool|library|module|solution|network)"
-    r"|\b[Oo]ur proposed|\b[Tt]he proposed (?:[\w-]+ )?(?:model|method|framework|approach|algorithm|system|"
-    r"architecture|benchmark|dataset|pipeline|technique|module|network|scheme)?(?: as)?"
+    rf"(?:\b(?:which|that|what) we (?:{alternation(WHAT_WE_NAMING_VERBS)})"
+    rf"|\b[Ww]e (?:{alternation(WE_NAMING_VERBS)})"
+    r"(?: (?:it|them|(?:this|these|our|the)(?: [\w-]+){0,2}))?(?: (?:a|an))?"
+    rf"|\b(?:{alternation(SLOT_PARTICIPLES)})"
+    rf"|\b[Tt]he (?:resulting|final) (?:[\w-]+ )?(?:{alternation(RESULTING_KIND_NOUNS)}),"
+    rf"|\b[Oo]ur (?:proposed |new |novel )?(?:[\w-]+ )?(?:{alternation(OUR_SLOT_KIND_NOUNS)})"
+    rf"|\b[Oo]ur proposed|\b[Tt]he proposed (?:[\w-]+ )?(?:{alternation(PROPOSED_SLOT_KIND_NOUNS)})?(?: as)?"
     r"|\b[Oo]ur|\b(?:novel|new) (?:[\w-]+ ){0,6}[\w-]+,)"
     r"\s*[:,(]?\s*(?:(?:the|an?)\s+)?[‘“'\"]?$"
 )

@@ -22,7 +22,14 @@ from pipeline.lib.extract.shapes import (
     repository_letters,
 )
 from pipeline.lib.extract.state import Entity, PaperState
-from pipeline.lib.extract.vocabulary import PART_VERBS, TRAINED_KIND_NOUNS, alternation
+from pipeline.lib.extract.vocabulary import (
+    FINAL_KIND_NOUNS,
+    NAMING_PARTICIPLES,
+    OTHERS_ADJECTIVES,
+    PART_VERBS,
+    TRAINED_KIND_NOUNS,
+    alternation,
+)
 
 # 'UniFlow-XL', 'Expert Merging++', 'MagicoderS' (a capital letter appended), 'X-CL-7B'.
 _VARIANT_SUFFIX = re.compile(
@@ -47,8 +54,8 @@ _NOVEL_BEFORE = re.compile(r"\b(?:novel|new)\b")
 
 
 _CALLED_BEFORE = re.compile(
-    r"\b(?:called|named|dubbed|termed|coined|we call (?:it|this))\s+$"
-    r"|\b[Tt]he (?:final|resulting) (?:[\w-]+ )?(?:result|model|system|agent|policy|method),\s+$"
+    rf"\b(?:{alternation(NAMING_PARTICIPLES)}|we call (?:it|this))\s+$"
+    rf"|\b[Tt]he (?:final|resulting) (?:[\w-]+ )?(?:{alternation(FINAL_KIND_NOUNS)}),\s+$"
 )
 
 
@@ -242,10 +249,7 @@ _AT_THE_CORE = re.compile(
 _IS_A_KIND = re.compile(r" is (?:a|an) ((?:[\w-]+,? ){0,4}?)" + KIND_GROUPS)
 
 
-_OTHERS_ADJECTIVES = re.compile(
-    r"\b(?:existing|prior|previous|popular|recent|widely|standard|common|classic|classical|well-known|"
-    r"known|state-of-the-art|established|leading|prominent|representative|traditional|conventional)\b"
-)
+_OTHERS_ADJECTIVES = re.compile(rf"\b(?:{alternation(OTHERS_ADJECTIVES)})\b")
 
 
 # A name written as somebody else's: 'such as X', 'than X', 'existing X', 'X et al.', 'X [12]'.

@@ -16,6 +16,7 @@ from pipeline.lib.extract.vocabulary import (
     BENCHMARK_FOLLOWERS,
     CLAIM_VERBS,
     CLASS_PLURAL_HEADS,
+    COORDINATORS,
     DATASET_HEADS,
     ENTITY_KINDS,
     FUNCTION_WORDS,
@@ -25,6 +26,8 @@ from pipeline.lib.extract.vocabulary import (
     METRIC_FOLLOWERS,
     METRIC_HEADS,
     MODEL_SIZE_WORDS,
+    SIZE_TAGS,
+    TITLE_JOINERS,
     TOPIC_HEADS,
     WEAK_METHOD_HEADS,
     alternation,
@@ -58,8 +61,7 @@ _ROMAN = re.compile(r"[IVX]{1,4}s?")
 
 
 SIZE_TAG = re.compile(
-    r"(?:^|[-_ ])(?:\d+(?:\.\d+)?[BM]|\d+B\d*[A-Z]?\d*T?|XL|XXL|Large|Base|Small|Tiny|Huge|Mini|"
-    r"Instruct|Chat)$"
+    rf"(?:^|[-_ ])(?:\d+(?:\.\d+)?[BM]|\d+B\d*[A-Z]?\d*T?|{alternation(SIZE_TAGS)})$"
     r"|\d+(?:\.\d+)?[BM]-"
 )
 
@@ -105,11 +107,18 @@ _LIST_ITEM = re.compile(
 _LOWER_WORD_NEXT = re.compile(r" (?!(?:and|or|as|in|on|for|with|to|at|by|are|is|have|has)\b)[a-z]")
 
 
-TITLE_RUN = re.compile(
-    r"[A-Z][\w'’+-]*(?:\+\+|\+)?"
-    r"(?:(?: (?:of|for|with|and|&|via|on|in|to|from|under|the))? [A-Z][\w'’+-]*(?:\+\+|\+)?"
-    r"| \d+(?:\.\d+)?(?![\w.%]))*"
-)
+def _title_run(joiners: tuple[str, ...]) -> re.Pattern[str]:
+    """Title-Case words joined by spaces and the given lower-case words, and version numbers."""
+    return re.compile(
+        r"[A-Z][\w'’+-]*(?:\+\+|\+)?"
+        rf"(?:(?: (?:{alternation(joiners)}))? [A-Z][\w'’+-]*(?:\+\+|\+)?"
+        r"| \d+(?:\.\d+)?(?![\w.%]))*"
+    )
+
+
+TITLE_RUN = _title_run((*TITLE_JOINERS, *COORDINATORS))
+# In a list, 'and' joins two names: 'two new algorithms: RW-AdaBatch and RW-Meta'.
+LISTED_TITLE_RUN = _title_run(TITLE_JOINERS)
 
 
 NEXT_WORD = re.compile(r"\s*([\w-]+)")

@@ -194,8 +194,42 @@ GENERIC_MODIFIERS = (
 # Words that open a capitalised phrase without being part of the name in it.
 TITLE_OPENERS = ("the", "a", "an", "for", "while", "in", "with", "using", "our", "this", "unlike", "like")
 
+# Words of a released model's name that say its size or tuning: 'Qwen2-Large', 'X-7B-Instruct'.
+SIZE_TAGS = ("XL", "XXL", "Large", "Base", "Small", "Tiny", "Huge", "Mini", "Instruct", "Chat")
+# Lower-case words that join the words of a Title-Case name: 'Mixture of Experts', 'Search for
+# Truth'; the coordinators join two names in a list ('RW-AdaBatch and RW-Meta').
+TITLE_JOINERS = ("of", "for", "with", "via", "on", "in", "to", "from", "under", "the")
+COORDINATORS = ("and", "&")
+# Adjectives that make a described thing somebody else's: 'X is a popular framework'.
+OTHERS_ADJECTIVES = (
+    *("existing", "prior", "previous", "popular", "recent", "widely", "standard", "common", "classic"),
+    *("classical", "well-known", "known", "state-of-the-art", "established", "leading", "prominent"),
+    *("representative", "traditional", "conventional"),
+)
+
 # --- verbs ----------------------------------------------------------------------------------------
 
+# 'a new metric called X': the participles of a naming slot; more of them in a slot read backwards.
+NAMING_PARTICIPLES = ("called", "named", "dubbed", "termed", "coined")
+SLOT_PARTICIPLES = (*NAMING_PARTICIPLES, "codenamed", "denoted as", "referred to as", "abbreviated as")
+# 'we call it X', 'which we refer to as X'.
+WE_NAMING_VERBS = ("call", "term", "dub", "name")
+WHAT_WE_NAMING_VERBS = (*WE_NAMING_VERBS, "denote", "refer to as")
+# 'The resulting model, X', 'our proposed framework X', 'the proposed method X': the kinds after
+# which a naming slot's name follows.
+RESULTING_KIND_NOUNS = (
+    *("model", "method", "framework", "approach", "algorithm", "system", "architecture", "benchmark"),
+    "result",
+)
+FINAL_KIND_NOUNS = ("result", "model", "system", "agent", "policy", "method")
+OUR_SLOT_KIND_NOUNS = (
+    *("model", "method", "framework", "approach", "algorithm", "system", "architecture", "benchmark"),
+    *("dataset", "pipeline", "technique", "agent", "tool", "library", "module", "solution", "network"),
+)
+PROPOSED_SLOT_KIND_NOUNS = (
+    *("model", "method", "framework", "approach", "algorithm", "system", "architecture", "benchmark"),
+    *("dataset", "pipeline", "technique", "module", "network", "scheme"),
+)
 # The first four letters of the naming-slot cue words that name ('called', 'dubbed', 'referred').
 NAMING_VERB_STEMS = ("call", "name", "dubb", "dub", "term", "coin", "code", "refe", "deno")
 # 'A Cross-Scale GNN is proposed': a passive proposal verb after its subject.
