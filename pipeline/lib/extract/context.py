@@ -78,6 +78,8 @@ _GAIN_IN = re.compile(
 _QUANTITY_BEFORE = re.compile(r"\b(?:an?|the|higher|lower|best|average|mean) ((?:[\w-]+ ){0,2}[\w-]+)$")
 
 
+# 'benchmarks such as Infoseek and OK-VQA', 'baselines (e.g., PPO, SAC)': a list of examples after
+# a kind noun names things of that kind; the list starts after the cue and this.
 _AFTER_EXAMPLE_CUE = re.compile(r"[.,:]*\s+")
 
 

@@ -42,8 +42,8 @@ _VARIANT_SUFFIX = re.compile(
 _VARIANT_DEPTH = 2
 
 
-# The same, with room for a longer description: ', a simple yet highly efficient speculative
-# sampling framework'.
+# The kind an apposition gives, as shapes.APPOSITIVE_KIND, with room for a longer description:
+# ', a simple yet highly efficient speculative sampling framework'.
 _DESCRIBED_KIND = re.compile(r", (?:a|an|the) (?:[\w-]+,? ){0,7}?" + KIND_GROUPS)
 
 

@@ -90,8 +90,7 @@ _BENCHMARK_FOLLOWERS = frozenset(BENCHMARK_FOLLOWERS)
 _LISTED_DATASETS = re.compile(r"(?:,? (?:and |or )?(?:the )?[\w-]+){0,6}? (?:datasets|benchmarks|corpora)\b")
 
 
-# 'benchmarks such as Infoseek and OK-VQA', 'baselines (e.g., PPO, SAC)': a list of examples after
-# a kind noun names things of that kind.
+# 'Bellman', 'Experiments': a capital, then only lower case and no digit.
 _PLAIN_CAPITALISED = re.compile(r"[A-Z][^\WA-Z0-9_]*(?:[-'’.][^\WA-Z0-9_]*)*")
 
 
