@@ -118,6 +118,7 @@ _MENTION_SCHEMA = {
     "expansion": pl.String,
     "name_key": pl.String,
     "expansion_key": pl.String,
+    "evidence": pl.String,
 }
 _ABBREVIATION_SCHEMA = {
     "paper_id": pl.String,
@@ -214,6 +215,7 @@ def _extract_chunk(rows: list[tuple[str, str]]) -> tuple[pl.DataFrame, ...]:
                     m.expansion,
                     normalise_name(m.name),
                     normalise_name(m.expansion),
+                    m.evidence,
                 )
             )
         abbreviations.extend((paper_id, a.short, a.long, a.start, a.end) for a in found.abbreviations)

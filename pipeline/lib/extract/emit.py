@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
+from operator import itemgetter
 
 from pipeline.lib.extract.lexicons import on_word_boundaries
 from pipeline.lib.extract.state import MAX_MENTIONS, Entity, Mention, PaperState
@@ -25,6 +26,11 @@ def _word_spans(text: str, form: str) -> list[tuple[int, int]]:
             spans.append((position, end + 1))
         position = text.find(form, position + 1)
     return spans
+
+
+# Mentions at one span are ordered by all but their evidence, which decides nothing (and, None beside
+# a string, would not compare).
+_ORDER = itemgetter(slice(0, 7))
 
 
 def emit(paper: PaperState) -> tuple[list[Mention], bool]:
@@ -58,16 +64,20 @@ def emit(paper: PaperState) -> tuple[list[Mention], bool]:
     for start, end in taken:
         named = {id(entity): entity for members in at[(start, end)] for entity in members}
         here = sorted(
-            Mention(
-                start,
-                end,
-                text[start:end],
-                entity.name,
-                entity.entity_type,
-                "proposed" if entity.proposed else "referenced",
-                entity.expansion,
-            )
-            for entity in named.values()
+            (
+                Mention(
+                    start,
+                    end,
+                    text[start:end],
+                    entity.name,
+                    entity.entity_type,
+                    "proposed" if entity.proposed else "referenced",
+                    entity.expansion,
+                    entity.evidence,
+                )
+                for entity in named.values()
+            ),
+            key=_ORDER,
         )
         if len(mentions) + len(here) > MAX_MENTIONS:
             mentions += here[: MAX_MENTIONS - len(mentions)]

@@ -161,7 +161,7 @@ def reference_cited(paper: PaperState) -> None:
     """A proposed name first written as somebody else's work is referenced after all."""
     for entity in paper.entities.values():
         if entity.proposed and _cited_as_others(paper, paper.cues, entity):
-            paper.reference(entity, "cited")
+            paper.reference(entity)
 
 
 def reference_bases(paper: PaperState) -> None:
@@ -169,7 +169,7 @@ def reference_bases(paper: PaperState) -> None:
     text = paper.text
     for entity in paper.entities.values():
         if entity.proposed and all(_ADJECTIVE_SUFFIX_AFTER.match(text, end) for _, end in entity.spans):
-            paper.reference(entity, "based")
+            paper.reference(entity)
 
 
 def drop_greek_math(paper: PaperState) -> None:

@@ -375,11 +375,11 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     _rule(
-        "cited",
+        "cited_as_others",
         "roles",
         ("such as", "than", "et al"),
         roles.reference_cited,
-        ("We propose to improve methods such as HexaNet.", [("HexaNet", "method", "referenced")]),
+        ("We propose HexaNet [12] for parsing.", [("HexaNet", "method", "referenced")]),
     ),
     _rule(
         "based_on",

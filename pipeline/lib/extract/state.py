@@ -27,6 +27,9 @@ class Mention(NamedTuple):
     entity_type: str
     role: str
     expansion: str | None
+    # The rule and cue that made the entity proposed or referenced ('proposal_clause:introduce');
+    # None where no rule decided its role.
+    evidence: str | None
 
 
 class PaperEntities(NamedTuple):
