@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pipeline.lib.extract.entities import extract_entities
+from pipeline.lib.extract.extract import extract_entities
 from pipeline.lib.extract.lexicons import load_lexicon
 from pipeline.lib.extract.links import find_links
 from pipeline.lib.extract.results import MAX_RESULTS, MentionSpan, find_results

@@ -342,12 +342,12 @@ def show(
         venue, year, abstract_clean, n_documents, source_files, proposed, code_url, title, authors = row[:9]
         ids = dict(zip(PAPER_IDS, row[9:], strict=True))
         mentions = con.execute(
-            'SELECT entity_type, text, name, start, "end", role FROM mentions WHERE paper_id = ? '
+            'SELECT entity_type, text, name, start, "end", role, evidence FROM mentions WHERE paper_id = ? '
             'ORDER BY start, "end"',
             [paper_id],
         ).fetchall()
     abstract = Text(abstract_clean)
-    for entity_type, _, _, start, end, role in mentions:
+    for entity_type, _, _, start, end, role, _ in mentions:
         style = ENTITY_STYLES.get(entity_type, "")
         abstract.stylize(f"{style} {PROPOSED_STYLE}" if role == "proposed" else style, start, end)
     out.print(Text(paper_id, style="bold"), Text(f"  {venue or ''} {year or ''}".rstrip()))
@@ -373,15 +373,16 @@ def show(
     out.print(legend)
     if mentions:
         table = Table(title=f"{len(mentions)} mentions")
-        for header in ("type", "text", "name", "span", "role"):
+        for header in ("type", "text", "name", "span", "role", "evidence"):
             table.add_column(header)
-        for entity_type, text, name, start, end, role in mentions:
+        for entity_type, text, name, start, end, role, evidence in mentions:
             table.add_row(
                 Text(entity_type, style=ENTITY_STYLES.get(entity_type, "")),
                 text,
                 name,
                 f"{start}-{end}",
                 role,
+                evidence or "",
             )
         out.print(table)
 

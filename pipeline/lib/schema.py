@@ -15,7 +15,7 @@ import pyarrow as pa
 # A table's rows in memory or as a query over files: conform keeps which one it is given.
 Frame = TypeVar("Frame", pl.DataFrame, pl.LazyFrame)
 
-SCHEMA_VERSION = "1.1.0"
+SCHEMA_VERSION = "1.2.0"
 
 MATCH_KINDS = ("first", "id", "exact", "near", "title")
 FORMATS = (
@@ -327,6 +327,13 @@ MENTIONS = Table(
             allowed=ROLES,
         ),
         Column("entity_id", _STR, "The catalog entry in entities.", nullable=False),
+        Column(
+            "evidence",
+            _STR,
+            "The extraction rule, and the cue word it keyed on, that made the role 'proposed' or "
+            "'referenced' ('proposal_clause:introduce', 'cited_as_others'); null when no rule "
+            "decided the role.",
+        ),
     ),
     foreign_keys=(_paper_fk(), ForeignKey("entity_id", "entities", "entity_id")),
 )

@@ -19,11 +19,15 @@ from pipeline.lib.extract import (
     MAX_RESULTS,
     MAX_SENTENCE,
     abbreviations,
-    entities,
+    candidates,
     extract_all,
+    introduced,
+    naming,
+    roles,
+    shapes,
 )
 from pipeline.lib.extract import results as results_module
-from pipeline.lib.extract.entities import extract_entities
+from pipeline.lib.extract.extract import extract_entities
 from pipeline.lib.extract.lexicons import load_lexicon
 from pipeline.lib.extract.results import MentionSpan, find_results
 
@@ -93,17 +97,21 @@ def test_a_form_shared_by_many_acronyms_names_only_a_few_of_them_at_each_occurre
     assert max(by_span.values()) <= 5  # four holders of the form, and the acronym defined there
 
 
-def _calls(monkeypatch, module, *names: str) -> Counter:
-    """Counts the calls of module's functions `names` from now on."""
+def _calls(monkeypatch, modules, *names: str) -> Counter:
+    """Counts the calls of the functions `names` from now on, wherever one of modules (a module or
+    a list of them) defines or imports them."""
     counts: Counter = Counter()
-    for name in names:
-        function = getattr(module, name)
+    for module in modules if isinstance(modules, list) else [modules]:
+        for name in names:
+            function = getattr(module, name, None)
+            if function is None:
+                continue
 
-        def counted(*args, _function=function, _name=name, **kwargs):
-            counts[_name] += 1
-            return _function(*args, **kwargs)
+            def counted(*args, _function=function, _name=name, **kwargs):
+                counts[_name] += 1
+                return _function(*args, **kwargs)
 
-        monkeypatch.setattr(module, name, counted)
+            monkeypatch.setattr(module, name, counted)
     return counts
 
 
@@ -128,7 +136,8 @@ def test_a_paper_at_the_definition_cap_is_not_cut():
 
 
 def test_entities_past_the_cap_cost_no_typing_or_role(monkeypatch):
-    calls = _calls(monkeypatch, entities, "_shape_type", "_cited_as_others", "_introduced_type")
+    rule_modules = [shapes, candidates, introduced, naming, roles]
+    calls = _calls(monkeypatch, rule_modules, "shape_type", "_cited_as_others", "introduced_type")
     counts = []
     for n in (250, 500):
         calls.clear()

@@ -2,8 +2,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.lib.extract.entities import extract_entities, long_form_type
+from pipeline.lib.extract.extract import extract_entities
 from pipeline.lib.extract.lexicons import load_lexicon
+from pipeline.lib.extract.shapes import long_form_type
 
 
 def found(text):

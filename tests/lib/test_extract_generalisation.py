@@ -2,7 +2,7 @@
 their context, letter versions, trained and claimed names, and the filters that keep them precise."""
 
 from pipeline.lib.extract.abbreviations import find_abbreviations
-from pipeline.lib.extract.entities import extract_entities
+from pipeline.lib.extract.extract import extract_entities
 
 
 def found(text):

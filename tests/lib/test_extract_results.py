@@ -2,7 +2,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.lib.extract.results import MentionSpan, Result, find_results, split_sentences
+from pipeline.lib.extract.results import MentionSpan, Result, find_results
+from pipeline.lib.extract.sentences import split_sentences
 
 
 def results(text: str, mentions=()) -> list[Result]:

@@ -1,7 +1,7 @@
 """Which names are the paper's own: proposal cues without a classic verb phrase, and the markers
 that make a name somebody else's. Invented sentences, one rule each, positive and negative."""
 
-from pipeline.lib.extract.entities import extract_entities
+from pipeline.lib.extract.extract import extract_entities
 
 
 def found(text):
@@ -814,3 +814,17 @@ def test_a_defined_name_right_after_novel_is_proposed():
 
 def test_a_proposed_acronym_before_algorithm_is_the_acronym():
     assert found("We propose the ZLH algorithm, with analyses.")["ZLH"] == ("method", "proposed")
+
+
+def test_a_proposed_mention_carries_the_rule_and_cue_that_proposed_it():
+    mentions = extract_entities(
+        "We introduce Gradient Folding, a method for pruning, and compare it with Adam."
+    ).mentions
+    evidence = {m.name: (m.role, m.evidence) for m in mentions}
+    assert evidence["Gradient Folding"] == ("proposed", "proposal_clause:introduce")
+    assert evidence["Adam"] == ("referenced", None)  # no rule decided: referenced by default
+
+
+def test_a_mention_referenced_by_a_rule_names_it():
+    mentions = extract_entities("We propose HexaNet [12] for parsing.").mentions
+    assert {(m.name, m.role, m.evidence) for m in mentions} >= {("HexaNet", "referenced", "cited_as_others")}

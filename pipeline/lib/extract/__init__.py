@@ -32,11 +32,12 @@ from pathlib import Path
 import polars as pl
 
 from pipeline.lib.extract.catalog import normalise_name, resolve
-from pipeline.lib.extract.entities import LIMITS as ENTITY_LIMITS
-from pipeline.lib.extract.entities import MAX_DEFINITIONS, MAX_ENTITIES, MAX_MENTIONS, extract_entities
+from pipeline.lib.extract.extract import extract_entities
 from pipeline.lib.extract.lexicons import LEXICON_DIR, load_lexicon
 from pipeline.lib.extract.links import find_links
 from pipeline.lib.extract.results import MAX_RESULTS, MAX_SENTENCE, MentionSpan, find_results
+from pipeline.lib.extract.state import LIMITS as ENTITY_LIMITS
+from pipeline.lib.extract.state import MAX_DEFINITIONS, MAX_ENTITIES, MAX_MENTIONS
 from pipeline.lib.schema import TABLES
 
 __all__ = [
@@ -117,6 +118,7 @@ _MENTION_SCHEMA = {
     "expansion": pl.String,
     "name_key": pl.String,
     "expansion_key": pl.String,
+    "evidence": pl.String,
 }
 _ABBREVIATION_SCHEMA = {
     "paper_id": pl.String,
@@ -213,6 +215,7 @@ def _extract_chunk(rows: list[tuple[str, str]]) -> tuple[pl.DataFrame, ...]:
                     m.expansion,
                     normalise_name(m.name),
                     normalise_name(m.expansion),
+                    m.evidence,
                 )
             )
         abbreviations.extend((paper_id, a.short, a.long, a.start, a.end) for a in found.abbreviations)

@@ -16,7 +16,7 @@ from typing import NamedTuple
 import ahocorasick
 
 from pipeline.lib.extract.abbreviations import backward_match
-from pipeline.lib.extract.heads import CUE_WORDS
+from pipeline.lib.extract.vocabulary import CUE_WORDS
 
 LEXICON_DIR = Path(__file__).with_name("lexicons")
 

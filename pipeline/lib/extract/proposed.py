@@ -13,10 +13,19 @@ short anchored patterns then check each one in its place. Three kinds of cue:
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from typing import NamedTuple
 
+from pipeline.lib.extract import sentences
 from pipeline.lib.extract.lexicons import Hit
+from pipeline.lib.extract.vocabulary import (
+    OUR_SLOT_KIND_NOUNS,
+    PROPOSED_SLOT_KIND_NOUNS,
+    RESULTING_KIND_NOUNS,
+    SLOT_PARTICIPLES,
+    WE_NAMING_VERBS,
+    WHAT_WE_NAMING_VERBS,
+    alternation,
+)
 
 # What may stand between the subject and a proposal verb: "we further propose", "we then design".
 _ADVERBS = (
@@ -49,15 +58,13 @@ REFERENCE_MARKER = re.compile(
 )
 # A slot, read backwards from a name, whose name is the paper's own.
 _NAMING_SLOT = re.compile(
-    r"(?:\b(?:which|that|what) we (?:call|term|dub|name|denote|refer to as)"
-    r"|\b[Ww]e (?:call|term|dub|name)(?: (?:it|them|(?:this|these|our|the)(?: [\w-]+){0,2}))?(?: (?:a|an))?"
-    r"|\b(?:called|named|dubbed|termed|coined|codenamed|denoted as|referred to as|abbreviated as)"
-    r"|\b[Tt]he (?:resulting|final) (?:[\w-]+ )?"
-    r"(?:model|method|framework|approach|algorithm|system|architecture|benchmark|result),"
-    r"|\b[Oo]ur (?:proposed |new |novel )?(?:[\w-]+ )?(?:model|method|framework|approach|algorithm|system|"
-    r"architecture|benchmark|dataset|pipeline|technique|agent|tool|library|module|solution|network)"
-    r"|\b[Oo]ur proposed|\b[Tt]he proposed (?:[\w-]+ )?(?:model|method|framework|approach|algorithm|system|"
-    r"architecture|benchmark|dataset|pipeline|technique|module|network|scheme)?(?: as)?"
+    rf"(?:\b(?:which|that|what) we (?:{alternation(WHAT_WE_NAMING_VERBS)})"
+    rf"|\b[Ww]e (?:{alternation(WE_NAMING_VERBS)})"
+    r"(?: (?:it|them|(?:this|these|our|the)(?: [\w-]+){0,2}))?(?: (?:a|an))?"
+    rf"|\b(?:{alternation(SLOT_PARTICIPLES)})"
+    rf"|\b[Tt]he (?:resulting|final) (?:[\w-]+ )?(?:{alternation(RESULTING_KIND_NOUNS)}),"
+    rf"|\b[Oo]ur (?:proposed |new |novel )?(?:[\w-]+ )?(?:{alternation(OUR_SLOT_KIND_NOUNS)})"
+    rf"|\b[Oo]ur proposed|\b[Tt]he proposed (?:[\w-]+ )?(?:{alternation(PROPOSED_SLOT_KIND_NOUNS)})?(?: as)?"
     r"|\b[Oo]ur|\b(?:novel|new) (?:[\w-]+ ){0,6}[\w-]+,)"
     r"\s*[:,(]?\s*(?:(?:the|an?)\s+)?[‘“'\"]?$"
 )
@@ -65,11 +72,6 @@ _NAMING_SLOT = re.compile(
 _APPOSITION_NOVEL = re.compile(
     r"\s*(?:\([^()]{1,40}\)\s*)?,\s+(?:(?:which|that) (?:is|are)\s+)?(?:a|an|the|our)\s+(?:[\w-]+\s+){0,3}?"
     r"(?:novel|new|first|proposed|simple|our)\b"
-)
-_SENTENCE_END = re.compile(r"[.!?]\s+(?=\S)")
-# A full stop that ends an abbreviation, not a sentence: 'e.g. ', 'et al. ', 'vs. '.
-_ABBREVIATION_DOT = re.compile(
-    r"(?:\b[a-z]\.[a-z]|\bet al|\bvs|\bcf|\bFig|\bEq|\bresp|\bapprox|\bw\.r\.t)\.$"
 )
 # 'Our main contributions are the tuned SW-UCB algorithm ...', 'Our first contribution is the
 # introduction of the X': a sentence that lists what the paper proposes, like a proposal verb.
@@ -87,28 +89,18 @@ _CLAUSE_OPENING = re.compile(r".*(?:[,;:]\s|\b(?:where|which|that|and|then|while
 class Cues(NamedTuple):
     sentence_starts: list[int]
     windows: list[tuple[int, int]]  # proposal clauses: from the verb to the first reference marker
+    window_words: list[str]  # the cue word that opened each window: 'introduce', 'contribution'
     slots: list[int]  # ends of naming-slot cue words
     sentences: list[tuple[int, int]]  # from a first-person proposal verb to the end of its sentence
 
 
-def sentence_starts(text: str) -> list[int]:
-    starts = [0]
-    for m in _SENTENCE_END.finditer(text):
-        if not _ABBREVIATION_DOT.search(text, max(0, m.start() - 8), m.start() + 1):
-            starts.append(m.end())
-    return starts
-
-
 def sentence_of(cues: Cues, text: str, position: int) -> tuple[int, int]:
-    k = bisect_right(cues.sentence_starts, position)
-    start = cues.sentence_starts[k - 1]
-    end = cues.sentence_starts[k] if k < len(cues.sentence_starts) else len(text)
-    return start, end
+    return sentences.sentence_of(cues.sentence_starts, text, position)
 
 
 def find_cues(text: str, cue_hits: list[Hit]) -> Cues:
-    starts = sentence_starts(text)
-    cues = Cues(starts, [], [], [])
+    starts = sentences.sentence_starts(text, loose=True)
+    cues = Cues(starts, [], [], [], [])
     for hit in cue_hits:
         kind = hit.entry.kind
         if kind == "cue:slot":
@@ -122,26 +114,42 @@ def find_cues(text: str, cue_hits: list[Hit]) -> Cues:
             ):
                 marker = REFERENCE_MARKER.search(text, hit.end, sentence_end)
                 cues.windows.append((hit.end, marker.start() if marker else sentence_end))
+                cues.window_words.append(hit.entry.name)
                 cues.sentences.append((hit.end, sentence_end))
             elif hit.entry.name.endswith("ing") and _FIRST_PERSON.search(text, sentence_start, hit.start):
                 # 'We address this by introducing X'.
                 marker = REFERENCE_MARKER.search(text, hit.end, sentence_end)
                 cues.windows.append((hit.end, marker.start() if marker else sentence_end))
+                cues.window_words.append(hit.entry.name)
             elif hit.entry.name.endswith("ed") and _PASSIVE.search(text, before, hit.start):
                 reach = max(sentence_start, hit.start - _PASSIVE_REACH)
                 clause = _CLAUSE_OPENING.match(text, reach, hit.start)
                 cues.windows.append((clause.end() if clause else reach, hit.start))
+                cues.window_words.append(hit.entry.name)
     if "ontribution" in text:
         for m in _CONTRIBUTION.finditer(text):
             _, sentence_end = sentence_of(cues, text, m.start())
             marker = REFERENCE_MARKER.search(text, m.end(), sentence_end)
             cues.windows.append((m.end(), marker.start() if marker else sentence_end))
+            cues.window_words.append("contribution")
             cues.sentences.append((m.end(), sentence_end))
     return cues
 
 
 def in_window(cues: Cues, position: int) -> bool:
     return any(start <= position < end for start, end in cues.windows)
+
+
+def window_word(cues: Cues, position: int) -> str | None:
+    """The cue word of the first proposal clause that holds position."""
+    return next(
+        (
+            word
+            for (start, end), word in zip(cues.windows, cues.window_words, strict=True)
+            if start <= position < end
+        ),
+        None,
+    )
 
 
 def after_naming_slot(cues: Cues, text: str, start: int) -> bool:

@@ -28,6 +28,8 @@ from collections.abc import Sequence
 from itertools import islice
 from typing import NamedTuple, TypeVar
 
+from pipeline.lib.extract.sentences import split_sentences
+
 MAX_RESULTS = 200
 MAX_SENTENCE = 2000
 
@@ -49,31 +51,6 @@ class Result(NamedTuple):
     start: int
     end: int
     sentence: str
-
-
-# --- sentences -------------------------------------------------------------------------------------
-
-# A sentence ends at . ! or ? (plus closing quotes/brackets) followed by space and a capital, digit or
-# opening bracket, except after common abbreviations and single initials.
-_SENTENCE_END = re.compile(
-    r"[.!?](?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)(?<!\bal\.)(?<!\betc\.)(?<!\bcf\.)(?<!\bFig\.)(?<!\bEq\.)"
-    r"(?<!\bSec\.)(?<!\bresp\.)(?<!\bapprox\.)(?<!\bNo\.)(?<!\bNos\.)(?<!\bRef\.)(?<!\b[A-Z]\.)"
-    r"[\"'”’)\]]*\s+(?=[A-Z0-9\"'“‘(\[])"
-)
-
-
-def split_sentences(text: str) -> list[tuple[int, int]]:
-    """Sentence spans (start, end) covering `text`, surrounding whitespace excluded."""
-    spans = []
-    start = 0
-    for boundary in _SENTENCE_END.finditer(text):
-        end = boundary.end()
-        spans.append((start, len(text[start:end].rstrip()) + start))
-        start = end
-    tail = text[start:].rstrip()
-    if tail:
-        spans.append((start, start + len(tail)))
-    return [(s + len(text[s:e]) - len(text[s:e].lstrip()), e) for s, e in spans if text[s:e].strip()]
 
 
 # --- numbers ---------------------------------------------------------------------------------------

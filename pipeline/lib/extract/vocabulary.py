@@ -1,0 +1,257 @@
+"""Every word group the extraction rules key on, declared once; the rules build their patterns
+from these groups with `alternation` rather than repeat the words inside regex literals.
+
+The long head-word and cue-word lists live in lexicons/heads.txt (one word a line, under [group]
+headers) and are read here once; the shorter groups are declared below. A word may belong to
+several groups (a kind noun is also a method head), but no group is written twice.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+
+def alternation(words: Iterable[str]) -> str:
+    """A regex alternation of words, escaped, longest first (so that no word is cut short by a
+    shorter one it begins with)."""
+    return "|".join(re.escape(word) for word in sorted(set(words), key=lambda word: (-len(word), word)))
+
+
+def _read_groups(path: Path) -> dict[str, tuple[str, ...]]:
+    groups: dict[str, list[str]] = {}
+    current: list[str] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            current = groups.setdefault(line[1:-1], [])
+        else:
+            current.append(line)
+    return {name: tuple(words) for name, words in groups.items()}
+
+
+# --- heads and cues, from lexicons/heads.txt -----------------------------------------------------
+# The last word of a phrase says what kind of thing it names ('Sparse Neural Compression network'
+# is a method, 'continual learning' a topic); cue words mark where a paper announces its own names.
+
+_GROUPS = _read_groups(Path(__file__).with_name("lexicons") / "heads.txt")
+
+METHOD_HEADS = frozenset(_GROUPS["method_heads"])
+WEAK_METHOD_HEADS = frozenset(_GROUPS["weak_method_heads"])
+METRIC_HEADS = frozenset(_GROUPS["metric_heads"])
+WEAK_METRIC_HEADS = frozenset(_GROUPS["weak_metric_heads"])
+DATASET_HEADS = frozenset(_GROUPS["dataset_heads"])
+LANGUAGE_DATA_HEADS = frozenset(_GROUPS["language_data_heads"])
+NAMED_HEADS = frozenset(_GROUPS["named_heads"])
+TOPIC_HEADS = frozenset(_GROUPS["topic_heads"])
+INTRO_FILLERS = frozenset(_GROUPS["intro_fillers"])
+FUNCTION_WORDS = frozenset(_GROUPS["function_words"])
+# Words the one Aho–Corasick pass reports besides lexicon names, by the cue they belong to.
+CUE_WORDS = {
+    "verb": _GROUPS["cue_verb"],
+    "slot": _GROUPS["cue_slot"],
+    "head": _GROUPS["cue_head"],
+    "example": _GROUPS["cue_example"],
+}
+
+# --- entity types ---------------------------------------------------------------------------------
+
+ENTITY_KINDS = ("method", "model", "dataset", "metric")
+
+# --- kind nouns -----------------------------------------------------------------------------------
+# The nouns that say what kind of thing a name is, by the entity type they give it.
+
+# Set off after a name or before it: 'X, a benchmark for ...', 'the method X', 'X is a metric'.
+APPOSED_KIND_NOUNS = {
+    "dataset": ("benchmark", "dataset", "corpus", "suite", "testbed", "leaderboard", "collection"),
+    "metric": ("metric", "measure", "score"),
+    "method": (
+        *("method", "framework", "model", "algorithm", "approach", "module", "architecture", "system"),
+        *("network", "technique", "mechanism", "pipeline", "strategy", "optimizer", "tokenizer", "agent"),
+        *("policy", "data structure"),
+    ),
+}
+# Before a list of examples or a list in parentheses: 'baselines such as X', 'datasets (X, Y)'.
+LIST_KIND_NOUNS = {
+    "dataset": (
+        "datasets",
+        "benchmarks",
+        "tasks",
+        "environments",
+        "suites",
+        "corpora",
+        "dataset",
+        "benchmark",
+    ),
+    "model": ("models", "LLMs", "VLMs", "MLLMs", "architectures", "backbones"),
+    "method": (
+        *("methods", "baselines", "algorithms", "approaches", "techniques", "optimizers", "attacks"),
+        "defenses",
+    ),
+    "metric": ("metrics", "measures"),
+}
+# Too general before a parenthesis: 'tasks (i) and (ii)', 'methods (Section 3)'.
+LIST_KIND_NOUNS_NOT_BEFORE_PARENTHESES = (
+    "dataset",
+    "benchmark",
+    "tasks",
+    "methods",
+    "approaches",
+    "techniques",
+)
+# A coined name right after one of these in a proposal clause is the thing proposed: 'a new model
+# merging algorithm, CCA Merge'.
+NAMING_KIND_NOUNS = (
+    *("algorithm", "method", "framework", "model", "approach", "system", "benchmark", "dataset"),
+    *("architecture", "pipeline", "module", "technique", "strategy", "agent", "metric", "network"),
+    *("tool", "library", "suite", "paradigm"),
+)
+# After 'a novel' or 'a new', before a lower-case coined name: 'a novel framework, selfmem, which'.
+NEW_KIND_NOUNS = (
+    *("algorithm", "method", "framework", "model", "approach", "system", "benchmark", "dataset"),
+    *("architecture", "pipeline", "module", "technique", "library", "toolkit", "tool"),
+)
+# Between 'our' and the kind: 'our Wasserstein gradient descent algorithm'.
+OWN_KIND_NOUNS = (
+    *("algorithm", "method", "framework", "approach", "estimator", "procedure", "technique", "sampler"),
+    *("solver", "scheme"),
+)
+# What the authors train: 'We train a QuRater model'.
+TRAINED_KIND_NOUNS = (
+    "model",
+    "classifier",
+    "network",
+    "policy",
+    "agent",
+    "tokenizer",
+    "encoder",
+    "reward model",
+)
+# The kind an apposition gives a lower-case name: 'self-guidance, a method that ...'.
+DEFINED_KIND_NOUNS = (
+    *("method", "framework", "approach", "technique", "algorithm", "benchmark", "dataset", "model"),
+    *("architecture", "procedure", "strategy", "metric", "system", "tool", "toolkit", "library"),
+    *("agent", "pipeline", "module", "mechanism", "suite", "environment", "platform", "intervention"),
+    *("regularizer", "regulariser", "objective", "loss", "estimator", "test", "attack", "defense"),
+    *("defence", "protocol", "scheme", "paradigm", "layer", "operator", "sampler", "solver", "heuristic"),
+    "principle",
+)
+# 'on Atari games', 'ListOps tasks': a name before these is a benchmark.
+BENCHMARK_FOLLOWERS = ("task", "tasks", "games", "environments", "environment", "splits", "split", "subset")
+# A word after a name that makes it a metric: 'the FooScore metric'.
+METRIC_FOLLOWERS = ("score", "metric", "metrics")
+# A plural of these names a class of things, not one: 'graph neural networks'.
+CLASS_PLURAL_HEADS = ("model", "network", "system", "method", "algorithm")
+
+# --- metrics --------------------------------------------------------------------------------------
+
+# Plain words that are measures only where the sentence states a value or compares them.
+QUALITY_WORDS = ("accuracy", "precision", "recall")
+RATE_HEADS = ("rate", "rates", "score", "scores")
+# What makes a rate a measured quantity rather than a speed of convergence: 'a win rate of 72%'.
+RATE_KINDS = (
+    *("win", "success", "error", "failure", "acceptance", "hit", "miss", "detection", "positive"),
+    *("negative", "discovery", "pass", "solve", "resolve", "refusal", "hallucination", "compression"),
+    *("click-through", "recognition", "classification"),
+)
+# Words before a metric that are not part of its name: 'the average accuracy'.
+METRIC_FILLERS = (
+    *("average", "mean", "overall", "final", "high", "higher", "low", "lower", "best", "improved"),
+    *("better", "strong", "state-of-the-art"),
+)
+
+# --- the words of names ---------------------------------------------------------------------------
+
+# Lower-case suffix words a name keeps: 'Qwen-base', 'T5-large'.
+MODEL_SIZE_WORDS = ("base", "large", "small", "tiny", "mini", "medium", "huge", "instruct", "chat", "xl")
+# A released model's tier after its name or version: 'Claude v3 Opus', 'Stable Diffusion XL'.
+MODEL_TIERS = (
+    *("Opus", "Sonnet", "Haiku", "Pro", "Ultra", "Instruct", "Chat", "Turbo", "XL", "XXL", "Large"),
+    *("Small", "Base", "Huge", "Mini", "Flash", "Nano"),
+)
+# Generic lower-case prefixes cut from a token: 'non-IID' -> 'IID'.
+LOWER_PREFIXES = (
+    *("non", "multi", "semi", "pre", "post", "anti", "sub", "super", "cross", "self", "co", "inter"),
+    *("intra", "over", "under", "re", "de", "un", "meta", "hyper", "ultra", "micro", "quasi", "pseudo"),
+    *("near", "low", "high", "full", "half", "single", "dual", "bi", "tri", "uni", "all", "zero", "few"),
+)
+# Where the head of a long form ends: 'fitted Q-iteration | with log-loss'.
+HEAD_CUT_WORDS = ("of", "from", "for", "with", "via", "using", "based", "under")
+# A hyphenated word ending like this is an adjective, whatever its capitals: 'Long-CoT-based'.
+ADJECTIVE_SUFFIXES = (
+    *("based", "driven", "aware", "guided", "free", "style", "like", "specific", "level", "scale"),
+    *("wise", "centric", "oriented", "agnostic", "conditioned", "only", "friendly", "enhanced"),
+    *("augmented", "powered", "inspired"),
+)
+# Capitalised for emphasis, not part of a name: 'the Vanilla Transformer'.
+GENERIC_MODIFIERS = (
+    *("vanilla", "standard", "original", "classical", "classic", "conventional", "plain", "typical"),
+    "popular",
+)
+# Words that open a capitalised phrase without being part of the name in it.
+TITLE_OPENERS = ("the", "a", "an", "for", "while", "in", "with", "using", "our", "this", "unlike", "like")
+
+# Words of a released model's name that say its size or tuning: 'Qwen2-Large', 'X-7B-Instruct'.
+SIZE_TAGS = ("XL", "XXL", "Large", "Base", "Small", "Tiny", "Huge", "Mini", "Instruct", "Chat")
+# Lower-case words that join the words of a Title-Case name: 'Mixture of Experts', 'Search for
+# Truth'; the coordinators join two names in a list ('RW-AdaBatch and RW-Meta').
+TITLE_JOINERS = ("of", "for", "with", "via", "on", "in", "to", "from", "under", "the")
+COORDINATORS = ("and", "&")
+# Adjectives that make a described thing somebody else's: 'X is a popular framework'.
+OTHERS_ADJECTIVES = (
+    *("existing", "prior", "previous", "popular", "recent", "widely", "standard", "common", "classic"),
+    *("classical", "well-known", "known", "state-of-the-art", "established", "leading", "prominent"),
+    *("representative", "traditional", "conventional"),
+)
+
+# --- verbs ----------------------------------------------------------------------------------------
+
+# 'a new metric called X': the participles of a naming slot; more of them in a slot read backwards.
+NAMING_PARTICIPLES = ("called", "named", "dubbed", "termed", "coined")
+SLOT_PARTICIPLES = (*NAMING_PARTICIPLES, "codenamed", "denoted as", "referred to as", "abbreviated as")
+# 'we call it X', 'which we refer to as X'.
+WE_NAMING_VERBS = ("call", "term", "dub", "name")
+WHAT_WE_NAMING_VERBS = (*WE_NAMING_VERBS, "denote", "refer to as")
+# 'The resulting model, X', 'our proposed framework X', 'the proposed method X': the kinds after
+# which a naming slot's name follows.
+RESULTING_KIND_NOUNS = (
+    *("model", "method", "framework", "approach", "algorithm", "system", "architecture", "benchmark"),
+    "result",
+)
+FINAL_KIND_NOUNS = ("result", "model", "system", "agent", "policy", "method")
+OUR_SLOT_KIND_NOUNS = (
+    *("model", "method", "framework", "approach", "algorithm", "system", "architecture", "benchmark"),
+    *("dataset", "pipeline", "technique", "agent", "tool", "library", "module", "solution", "network"),
+)
+PROPOSED_SLOT_KIND_NOUNS = (
+    *("model", "method", "framework", "approach", "algorithm", "system", "architecture", "benchmark"),
+    *("dataset", "pipeline", "technique", "module", "network", "scheme"),
+)
+# The first four letters of the naming-slot cue words that name ('called', 'dubbed', 'referred').
+NAMING_VERB_STEMS = ("call", "name", "dubb", "dub", "term", "coin", "code", "refe", "deno")
+# 'A Cross-Scale GNN is proposed': a passive proposal verb after its subject.
+PROPOSAL_PARTICIPLES = (
+    "proposed",
+    "introduced",
+    "designed",
+    "developed",
+    "presented",
+    "devised",
+    "constructed",
+)
+# A proposed name, then what it is made of: 'DLPL comprises three modules'.
+PART_VERBS = (
+    *("introduces", "proposes", "presents", "develops", "designs", "devises", "incorporates"),
+    *("integrates", "features", "contains", "comprises", "includes", "consists of", "is composed of"),
+)
+# 'as measured by Bayes risk', 'evaluated in terms of success rate'.
+MEASURE_VERBS = ("measured", "evaluated", "quantified", "assessed")
+MEASURE_PREPOSITIONS = ("by", "with", "via", "in terms of")
+# A claim made of a name: 'X achieves state-of-the-art'.
+CLAIM_VERBS = (
+    *("achieve", "achieves", "attain", "attains", "set", "sets", "establish", "establishes", "outperform"),
+    *("outperforms", "surpass", "surpasses", "beat", "beats", "exceed", "exceeds", "yield", "yields"),
+)
