@@ -345,7 +345,8 @@ def _collect(parts: Iterable[tuple], total: int, progress: Callable[[int, int], 
 
 def _paper_annotations(paper_ids: pl.DataFrame, mentions: pl.DataFrame, links: pl.DataFrame) -> pl.DataFrame:
     proposed = (
-        mentions.filter((pl.col("role") == "proposed") & (pl.col("entity_type") != "metric"))
+        # What the paper builds: a metric or a task it defines is no method of it.
+        mentions.filter((pl.col("role") == "proposed") & ~pl.col("entity_type").is_in(["metric", "task"]))
         .sort("paper_id", "start")
         .group_by("paper_id", maintain_order=True)
         .agg(pl.col("name").unique(maintain_order=True).alias("proposed_methods"))

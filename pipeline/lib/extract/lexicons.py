@@ -223,7 +223,7 @@ def load_lexicon(directory: Path = LEXICON_DIR) -> Lexicon:
                     padded.setdefault(variant, []).append(_Variant(len(variant), exact, entry))
     for cue_kind, words in CUE_WORDS.items():
         for word in words:
-            key = f" {word} "
+            key = f" {word.translate(_SEARCH)} "  # 'super-resolution' is searched as 'super resolution'
             padded.setdefault(key, []).append(_Variant(len(key), None, Entry(word, f"cue:{cue_kind}", None)))
     for key, value in padded.items():
         automaton.add_word(key, tuple(value))

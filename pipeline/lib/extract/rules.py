@@ -12,13 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pipeline.lib.extract import candidates, context, introduced, naming, roles
+from pipeline.lib.extract import candidates, context, introduced, naming, roles, tasks
 from pipeline.lib.extract.state import PaperState
 
 # candidates: what needs no context; context: names typed by the words around them; introduced:
 # names the paper gives; extensions: longer names built on the ones found; late_names: names no
-# earlier stage claimed; roles: proposed or referenced.
-STAGES = ("candidates", "context", "introduced", "extensions", "late_names", "roles")
+# earlier stage claimed; roles: proposed or referenced; tasks: the problems addressed, after the
+# roles, so that only a task's own cue makes it proposed.
+STAGES = ("candidates", "context", "introduced", "extensions", "late_names", "roles", "tasks")
 
 
 @dataclass(frozen=True)
@@ -394,5 +395,22 @@ RULES: tuple[Rule, ...] = (
         (),
         roles.drop_greek_math,
         ("We propose ε-greedy exploration with FooNet.", [("FooNet", "method", "proposed")], ("ε-greedy",)),
+    ),
+    _rule(
+        "task_phrase",
+        "tasks",
+        ("TASK_HEADS", "WEAK_TASK_HEADS", "TASK_FOLLOWERS", "TASK_WORD_STOPS"),
+        tasks.add_tasks,
+        (
+            "Our detector improves small object detection and speeds up image captioning.",
+            [("small object detection", "task", "referenced"), ("image captioning", "task")],
+            ("improves small object detection",),
+        ),
+        ("We study the summarization task.", [("summarization", "task")], ("study",)),
+        ("Results on combinatorial optimization are strong.", [("combinatorial optimization", "task")]),
+        (
+            "We introduce the new task of recipe summarization.",
+            [("recipe summarization", "task", "proposed")],
+        ),
     ),
 )

@@ -19,7 +19,7 @@ def alternation(words: Iterable[str]) -> str:
     return "|".join(re.escape(word) for word in sorted(set(words), key=lambda word: (-len(word), word)))
 
 
-def _read_groups(path: Path) -> dict[str, tuple[str, ...]]:
+def read_groups(path: Path) -> dict[str, tuple[str, ...]]:
     groups: dict[str, list[str]] = {}
     current: list[str] = []
     for line in path.read_text(encoding="utf-8").splitlines():
@@ -37,7 +37,7 @@ def _read_groups(path: Path) -> dict[str, tuple[str, ...]]:
 # The last word of a phrase says what kind of thing it names ('Sparse Neural Compression network'
 # is a method, 'continual learning' a topic); cue words mark where a paper announces its own names.
 
-_GROUPS = _read_groups(Path(__file__).with_name("lexicons") / "heads.txt")
+_GROUPS = read_groups(Path(__file__).with_name("lexicons") / "heads.txt")
 
 METHOD_HEADS = frozenset(_GROUPS["method_heads"])
 WEAK_METHOD_HEADS = frozenset(_GROUPS["weak_method_heads"])
@@ -49,12 +49,22 @@ NAMED_HEADS = frozenset(_GROUPS["named_heads"])
 TOPIC_HEADS = frozenset(_GROUPS["topic_heads"])
 INTRO_FILLERS = frozenset(_GROUPS["intro_fillers"])
 FUNCTION_WORDS = frozenset(_GROUPS["function_words"])
+TASK_HEADS = frozenset(_GROUPS["task_heads"])
+WEAK_TASK_HEADS = frozenset(_GROUPS["weak_task_heads"])
+TASK_WORD_STOPS = frozenset(_GROUPS["task_word_stops"])
+# After a task head, the words that say it names a task: 'the summarization task', 'the packing problem'.
+TASK_FOLLOWERS = ("task", "tasks", "problem", "problems")
+# Task heads and their plurals, found by the one pass of the automaton ('interpolations').
+_TASK_HEAD_FORMS = tuple(
+    sorted({form for head in TASK_HEADS | WEAK_TASK_HEADS for form in (head, f"{head}s")})
+)
 # Words the one Aho–Corasick pass reports besides lexicon names, by the cue they belong to.
 CUE_WORDS = {
     "verb": _GROUPS["cue_verb"],
     "slot": _GROUPS["cue_slot"],
     "head": _GROUPS["cue_head"],
     "example": _GROUPS["cue_example"],
+    "task": _TASK_HEAD_FORMS,
 }
 
 # --- entity types ---------------------------------------------------------------------------------

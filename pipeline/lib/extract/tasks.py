@@ -1,0 +1,153 @@
+"""Tasks: the research problems an abstract addresses ('image classification', 'protein-ligand
+docking', 'long-form question answering'), proposed when the paper defines the task itself.
+
+A task phrase ends in a task head of the vocabulary (classification, detection, forecasting ...)
+and is read backwards from it over the words task names are made of (lexicons/task_words.txt,
+from Papers with Code's task list): 'improves image classification' stops at 'improves'. A bare
+head is a task when 'task' or 'problem' follows it ('the summarization task'), when a list of
+tasks holds it ('forecasting, imputation and anomaly detection') or when it follows 'tasks such
+as'. A weak head (design, optimization, search ...) makes a task only with a word before it and
+'task' or 'problem' after, or as a task name of lexicons/tasks.txt ('combinatorial optimization').
+A phrase that crosses a name the other rules found is left to that name; a long form the
+abbreviation rule typed by its head word ('video super-resolution (VSR)') is a task when its head
+is a task head and the paper does not propose it.
+
+The rule runs after roles, so no proposal rule gives a task the paper's role by accident: only
+'we introduce the task of X' or 'a new task, X' does.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+from pipeline.lib.extract.state import PaperState
+from pipeline.lib.extract.vocabulary import (
+    FUNCTION_WORDS,
+    TASK_FOLLOWERS,
+    TASK_HEADS,
+    TASK_WORD_STOPS,
+    WEAK_TASK_HEADS,
+    alternation,
+)
+
+LEXICON_DIR = Path(__file__).with_name("lexicons")
+MAX_TASK_WORDS = 4  # before the head: 'single image 3D reconstruction' has three
+
+_TOKEN = re.compile(r"[A-Za-z0-9][\w'’+]*(?:[-–/][\w'’+]+)*")
+_FOLLOWER = re.compile(rf" (?:{alternation(TASK_FOLLOWERS)})\b")
+_PART = re.compile(r"[-–/]")
+_WORD_GAP = re.compile(r" (?=\S)")
+_SENTENCE_OPENING = re.compile(r"(?:[.!?:]\s+|\n)[\"“(]?$")
+_LIST_GAP = re.compile(r",? (?:and|or) |, ")
+_EXAMPLES_CUE = re.compile(r"\btasks?,? (?:such as|like|including|e\.g\.,?) $")
+# 'we introduce the task of X', 'a new task, X', 'we formulate the novel problem of X'.
+_NEW_TASK = re.compile(
+    r"\b(?:[Ww]e|[Tt]his (?:paper|work)) (?:\w+ )?(?:introduce|propose|define|formulate|present|study)s? "
+    r"(?:a|the) (?:new|novel) (?:task|problem)(?: of|,| called| named| termed)? $"
+    r"|\b(?:a|the) (?:new|novel) (?:task|problem)(?: of|,| called| named| termed) $"
+)
+
+
+@cache
+def _lines(file_name: str) -> frozenset[str]:
+    lines = (LEXICON_DIR / file_name).read_text(encoding="utf-8").splitlines()
+    return frozenset(line.strip() for line in lines if line.strip() and not line.startswith("#"))
+
+
+def add_tasks(paper: PaperState) -> None:
+    text = paper.text
+    phrases, bare = [], []
+    for head in paper.cue_hits:
+        if head.entry.kind != "cue:task":
+            continue
+        span = _task_span(text, head.start, head.end, head.entry.name)
+        if span is None:
+            continue
+        if span[0] == head.start and not _FOLLOWER.match(text, head.end):
+            bare.append(span)  # a task only among others, below
+        else:
+            phrases.append(span)
+    listed = [
+        span
+        for span in bare
+        if _EXAMPLES_CUE.search(text, max(0, span[0] - 24), span[0])
+        or any(_listed_together(text, span, other) for other in phrases + bare if other != span)
+    ]
+    for start, end in sorted(phrases + listed):
+        if any(s < end and start < e for s, e in paper.covered):
+            continue
+        entity = paper.add(text[start:end], "task", (start, end))
+        if entity is not None and _NEW_TASK.search(text, max(0, start - 60), start):
+            paper.propose(entity, "new_task")
+    for entity in list(paper.entities.values()):
+        defined_task = entity.expansion is not None and _is_task_long_form(entity.expansion)
+        if defined_task and entity.entity_type == "method" and not entity.known and not entity.proposed:
+            paper.retype(entity, "task")
+
+
+def _task_span(text: str, head_start: int, head_end: int, head: str) -> tuple[int, int] | None:
+    start = _phrase_start(text, head_start, text[head_start].isupper())
+    if head not in WEAK_TASK_HEADS and head.removesuffix("s") not in WEAK_TASK_HEADS:
+        return start, head_end
+    names = _lines("tasks.txt")
+    for candidate in _starts(text, start, head_start):
+        if text[candidate:head_end].lower() in names:
+            return candidate, head_end
+    if start < head_start and _FOLLOWER.match(text, head_end):
+        return start, head_end
+    return None
+
+
+def _listed_together(text: str, span: tuple[int, int], other: tuple[int, int]) -> bool:
+    """Whether two task spans are neighbours in a list: 'forecasting, imputation and X'."""
+    first, second = sorted((span, other))
+    return second[0] - first[1] <= 6 and _LIST_GAP.fullmatch(text, first[1], second[0]) is not None
+
+
+def _is_task_long_form(long_form: str) -> bool:
+    words = long_form.lower().split()
+    return words[-1] in TASK_HEADS and all(
+        part in _lines("task_words.txt") or part in FUNCTION_WORDS
+        for word in words[:-1]
+        for part in _PART.split(word)
+        if part
+    )
+
+
+def _phrase_start(text: str, head_start: int, titled: bool) -> int:
+    """Where the task phrase ending in the head at head_start begins: back over up to
+    MAX_TASK_WORDS words, each after one space, that task names are made of."""
+    start = head_start
+    for _ in range(MAX_TASK_WORDS):
+        if start < 2 or text[start - 1] != " ":
+            break
+        word_start = text.rfind(" ", max(0, start - 40), start - 1) + 1
+        token = text[word_start : start - 1]
+        if not _TOKEN.fullmatch(token) or not _is_task_word(text, token, word_start, titled):
+            break
+        start = word_start
+    return start
+
+
+def _is_task_word(text: str, token: str, token_start: int, titled: bool) -> bool:
+    lower = token.lower()
+    if lower in FUNCTION_WORDS or lower in TASK_WORD_STOPS:
+        return False
+    if token.isupper() and len(token) <= 5:
+        return True  # an acronym: 'KG completion', '3D pose estimation'
+    if token[0].isupper() and not titled and not _opens_sentence(text, token_start):
+        return False  # a name before a lower-case task is not part of it: 'Llama generation'
+    words = _lines("task_words.txt")
+    # Inside a compound a function word may join task words: 'text-to-image'.
+    return all(part in words or part in FUNCTION_WORDS for part in _PART.split(lower) if part)
+
+
+def _opens_sentence(text: str, position: int) -> bool:
+    return position == 0 or _SENTENCE_OPENING.search(text, max(0, position - 4), position) is not None
+
+
+def _starts(text: str, start: int, head_start: int) -> list[int]:
+    """The word starts from start to the head, longest phrase first."""
+    return [start, *(start + m.end() for m in _WORD_GAP.finditer(text[start:head_start]))]

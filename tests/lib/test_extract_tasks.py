@@ -1,0 +1,65 @@
+"""The task rule: phrases ending in a task head, read back over task words, and their roles."""
+
+import pytest
+
+from pipeline.lib.extract.extract import extract_entities
+
+
+def tasks(text: str) -> dict[str, str]:
+    return {m.name: m.role for m in extract_entities(text).mentions if m.entity_type == "task"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The model improves long-form question answering.", {"long-form question answering": "referenced"}),
+        (
+            "We evaluate on 3D object detection and semantic segmentation.",
+            {"3D object detection", "semantic segmentation"},
+        ),
+        (
+            "It handles tasks such as forecasting, imputation and anomaly detection.",
+            {"forecasting", "imputation", "anomaly detection"},
+        ),
+        ("Text-to-image generation is costly.", {"Text-to-image generation"}),
+    ],
+)
+def test_task_phrases(text, expected):
+    assert set(tasks(text)) == set(expected)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We reduce the cost of prediction.",  # a bare head, no task cue
+        "The optimization converges quickly.",  # a weak head without a task name or cue
+        "This improves model prediction.",  # a generic noun before the head
+        "We train Llama generation pipelines.",  # a name before a lower-case head
+    ],
+)
+def test_not_tasks(text):
+    assert tasks(text) == {}
+
+
+def test_quality_words_end_the_phrase():
+    assert set(tasks("It achieves accurate image classification.")) == {"image classification"}
+
+
+def test_a_new_task_is_proposed_and_other_proposals_leave_tasks_alone():
+    assert tasks("We introduce the new task of chart summarization.") == {"chart summarization": "proposed"}
+    assert tasks("We propose FooNet for image captioning.") == {"image captioning": "referenced"}
+
+
+def test_a_spelled_out_task_acronym_is_a_task():
+    found = {
+        m.text: m.entity_type for m in extract_entities("Video super-resolution (VSR) needs frames.").mentions
+    }
+    assert found == {"Video super-resolution": "task", "VSR": "task"}
+
+
+def test_a_task_inside_a_found_name_is_left_to_it():
+    found = {
+        (m.text, m.entity_type)
+        for m in extract_entities("We propose Fast Object Detection Net (FODN).").mentions
+    }
+    assert ("object detection", "task") not in {(t.lower(), e) for t, e in found}
