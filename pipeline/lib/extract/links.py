@@ -125,7 +125,7 @@ _CONTEXT_CUE = re.compile(
 def find_links(text: str) -> list[Link]:
     """Every distinct URL in `text`, in order of first appearance."""
     lowered = text.lower()
-    if not any(hint in lowered for hint in _HINTS):
+    if not any(map(lowered.__contains__, _HINTS)):
         return []
     links: list[Link] = []
     seen: set[str] = set()
