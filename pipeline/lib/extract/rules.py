@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pipeline.lib.extract import candidates, context, introduced, naming, roles, tasks
+from pipeline.lib.extract import candidates, context, introduced, measures, naming, roles, tasks
 from pipeline.lib.extract.state import PaperState
 
 # candidates: what needs no context; context: names typed by the words around them; introduced:
@@ -123,6 +123,21 @@ RULES: tuple[Rule, ...] = (
         ("METRIC_HEADS",),
         context.add_measured_in,
         ("Quality is measured by plan success rate.", [("plan success rate", "metric")]),
+    ),
+    _rule(
+        "cued_measure",
+        "context",
+        ("MEASURE_CUES", "MEASURE_PHRASES", "MEASURE_HEADS", "WEAK_MEASURE_HEADS", "METRIC_HEADS"),
+        measures.add_cued_measures,
+        (
+            "It improves worst-case accuracy and lowers serving latency.",
+            [("worst-case accuracy", "metric"), ("serving latency", "metric")],
+        ),
+        (
+            "It is compared in terms of calibration, runtime and memory footprint.",
+            [("calibration", "metric"), ("memory footprint", "metric")],
+        ),
+        ("It reduces the cost of labels.", [], ("cost",)),
     ),
     _rule(
         "parenthesis_list",

@@ -49,6 +49,9 @@ NAMED_HEADS = frozenset(_GROUPS["named_heads"])
 TOPIC_HEADS = frozenset(_GROUPS["topic_heads"])
 INTRO_FILLERS = frozenset(_GROUPS["intro_fillers"])
 FUNCTION_WORDS = frozenset(_GROUPS["function_words"])
+MEASURE_HEADS = frozenset(_GROUPS["measure_heads"])
+WEAK_MEASURE_HEADS = frozenset(_GROUPS["weak_measure_heads"])
+MEASURE_CUES = frozenset(_GROUPS["measure_cues"])
 TASK_HEADS = frozenset(_GROUPS["task_heads"])
 WEAK_TASK_HEADS = frozenset(_GROUPS["weak_task_heads"])
 TASK_WORD_STOPS = frozenset(_GROUPS["task_word_stops"])
@@ -259,7 +262,12 @@ PART_VERBS = (
 )
 # 'as measured by Bayes risk', 'evaluated in terms of success rate'.
 MEASURE_VERBS = ("measured", "evaluated", "quantified", "assessed")
-MEASURE_PREPOSITIONS = ("by", "with", "via", "in terms of")
+IN_TERMS_OF = "in terms of"
+MEASURE_PREPOSITIONS = ("by", "with", "via", IN_TERMS_OF)
+# Phrases before a measure that name it as what is evaluated: 'in terms of latency and accuracy'.
+MEASURE_PHRASES = (IN_TERMS_OF, "metrics such as", "metrics like", "metrics including")
+# What a measure is compared or evaluated by, found by the one pass of the automaton.
+CUE_WORDS["measure"] = tuple(sorted(MEASURE_CUES | set(MEASURE_PHRASES)))
 # A claim made of a name: 'X achieves state-of-the-art'.
 CLAIM_VERBS = (
     *("achieve", "achieves", "attain", "attains", "set", "sets", "establish", "establishes", "outperform"),

@@ -1,0 +1,118 @@
+"""Measures that a comparison or an evaluation names: lower-case metric phrases right after a
+measure cue ('improves worst-group accuracy', 'lower training time', 'in terms of calibration,
+accuracy and runtime') or a value ('a 3× speedup').
+
+After the cue (and an article, a possessive or an averaging word: 'boosts InstructGPT's
+reasoning accuracy') the phrase is read forwards over lower-case words up to the first metric or
+measure head. A head alone is a measure when it names one by itself (accuracy, latency,
+throughput); a weak one (time, cost, error, rate ...) needs a word before it ('training time').
+The measures listed after the first one share its cue ('in terms of calibration, accuracy and
+runtime'). A phrase that crosses a name the other rules found is left to it, unless what it
+holds is a metric it extends ('accuracy' in 'worst-group accuracy').
+"""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.lib.extract.state import PaperState
+from pipeline.lib.extract.vocabulary import (
+    FUNCTION_WORDS,
+    MEASURE_CUES,
+    MEASURE_HEADS,
+    METRIC_FILLERS,
+    METRIC_HEADS,
+    TASK_WORD_STOPS,
+    WEAK_MEASURE_HEADS,
+    WEAK_METRIC_HEADS,
+    alternation,
+)
+
+MAX_MEASURE_WORDS = 4  # 'corrupted user detection accuracy'
+MAX_LISTED = 4
+
+_HEADS = METRIC_HEADS | MEASURE_HEADS
+# Heads that need a word before them: the weak ones, and metric heads that name no measure alone.
+_NEEDS_MODIFIER = WEAK_MEASURE_HEADS | WEAK_METRIC_HEADS | {
+    "coefficient", "correlation", "divergence", "metric", "odds", "parity", "similarity",
+}  # fmt: skip
+_LEAD = re.compile(
+    rf"(?:(?:the|its|their|our|a|an|both|{alternation(METRIC_FILLERS)}|[A-Z][\w.-]*['’]s)\s+)*"
+)
+_WORD = re.compile(r"[a-z0-9][a-z0-9@-]*(?=[\s,.;:)]|$)")
+_LIST_GAP = re.compile(r",? (?:and|or|as well as) |, ")
+# A value right before what it is a value of: 'a 3× speedup', 'a 12% error rate'.
+_VALUE_BEFORE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:%|×|x)\s(?=[a-z])")
+
+
+def add_cued_measures(paper: PaperState) -> None:
+    text = paper.text
+    cue_ends = [
+        cue.end + 1
+        for cue in paper.cue_hits
+        if cue.entry.kind == "cue:measure" and text.startswith(" ", cue.end)
+    ]
+    if "%" in text or "×" in text or "x " in text:
+        cue_ends += [value.end() for value in _VALUE_BEFORE.finditer(text)]
+    for cue_end in sorted(cue_ends):
+        position = _LEAD.match(text, cue_end).end()
+        for _ in range(MAX_LISTED):
+            span = _measure_at(text, position) if position >= 0 else None
+            if span is None:
+                break
+            _add_measure(paper, span)
+            gap = _LIST_GAP.match(text, span[1])
+            position = _LEAD.match(text, gap.end()).end() if gap else -1
+
+
+def _measure_at(text: str, position: int) -> tuple[int, int] | None:
+    """The measure phrase starting at position: lower-case words up to the first head, and the
+    heads right after it that end the phrase ('memory footprint', not 'training time efficiency
+    gains')."""
+    words: list[re.Match[str]] = []
+    while len(words) < MAX_MEASURE_WORDS:
+        word = _WORD.match(text, position)
+        if word is None or not _may_be_in_measure(word.group()):
+            return None
+        words.append(word)
+        if word.group() in _HEADS and (len(words) > 1 or word.group() not in _NEEDS_MODIFIER):
+            end = word.end()
+            following = _WORD.match(text, end + 1) if text.startswith(" ", end) else None
+            if (
+                following is not None
+                and following.group() in _HEADS
+                and not _continues(text, following.end())
+            ):
+                end = following.end()
+            return words[0].start(), end
+        if not text.startswith(" ", word.end()):
+            return None
+        position = word.end() + 1
+    return None
+
+
+def _may_be_in_measure(word: str) -> bool:
+    # A cue word starts a measure of its own ('higher accuracy and lower latency'); an adverb
+    # qualifies the cue ('significantly lower latency').
+    return not (
+        word in FUNCTION_WORDS or word in TASK_WORD_STOPS or word in MEASURE_CUES or word.endswith("ly")
+    )
+
+
+def _continues(text: str, end: int) -> bool:
+    """Whether a lower-case word follows end: the phrase goes on past it."""
+    return text.startswith(" ", end) and _WORD.match(text, end + 1) is not None
+
+
+def _add_measure(paper: PaperState, span: tuple[int, int]) -> None:
+    start, end = span
+    inside = [(s, e) for s, e in paper.covered if s < end and start < e]
+    if inside:
+        holders = [e for e in paper.entities.values() if e.spans & set(inside)]
+        if not all(start <= s and e <= end for s, e in inside) or any(
+            holder.entity_type != "metric" for holder in holders
+        ):
+            return
+        if not paper.make_room(start, end):
+            return
+    paper.add(paper.text[start:end], "metric", span)

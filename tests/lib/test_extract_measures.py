@@ -1,0 +1,44 @@
+"""The cued-measure rule: lower-case metric phrases after a comparison, an evaluation or a value."""
+
+import pytest
+
+from pipeline.lib.extract.extract import extract_entities
+
+
+def metrics(text: str) -> set[str]:
+    return {m.text for m in extract_entities(text).mentions if m.entity_type == "metric"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The method improves worst-group accuracy.", {"worst-group accuracy"}),
+        ("It reaches higher accuracy and lower serving latency.", {"accuracy", "serving latency"}),
+        (
+            "We compare them in terms of calibration, runtime and memory footprint.",
+            {"calibration", "runtime", "memory footprint"},
+        ),
+        ("It gives a 3× speedup on long inputs.", {"speedup"}),
+        ("It significantly reduces training time.", {"training time"}),
+        ("It boosts FooLM's reasoning accuracy.", {"reasoning accuracy"}),
+    ],
+)
+def test_cued_measures(text, expected):
+    assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It reduces the cost of labelling.",  # a weak head alone
+        "It lowers time to convergence.",  # 'time' alone
+        "The approach achieves state-of-the-art results.",  # no measure head
+        "Training time grows with depth.",  # no cue
+    ],
+)
+def test_not_measures(text):
+    assert metrics(text) == set()
+
+
+def test_a_measure_extends_a_known_metric_it_holds():
+    assert metrics("It improves top-1 accuracy on average.") == {"top-1 accuracy"}
