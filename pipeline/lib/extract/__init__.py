@@ -33,6 +33,7 @@ import polars as pl
 
 from pipeline.lib.extract.catalog import normalise_name, resolve
 from pipeline.lib.extract.extract import extract_entities
+from pipeline.lib.extract.knowledge import apply_corpus_names
 from pipeline.lib.extract.lexicons import LEXICON_DIR, load_lexicon
 from pipeline.lib.extract.links import find_links
 from pipeline.lib.extract.results import MAX_RESULTS, MAX_SENTENCE, MentionSpan, find_results
@@ -253,6 +254,8 @@ def extract_all(
     kept rows of `previous` that are not reused, when the caller holds no other reference.
     """
     texts = papers.collect() if isinstance(papers, pl.LazyFrame) else papers
+    # Read again, lazily, by the corpus pass: only the texts that hold a proposed name are kept.
+    searched = papers if isinstance(papers, pl.LazyFrame) else papers.lazy()
     del papers
     keys = _abstract_keys(texts)
     reused = (
@@ -276,7 +279,9 @@ def extract_all(
 
     found = fresh if reused is None else PaperRows(keys, *map(in_paper_order, _concat_rows(reused, fresh)))
     rows = replace(found, keys=keys)
-    mentions, entities = resolve(rows.mentions)
+    mentions, entities = resolve(
+        apply_corpus_names(rows.mentions, searched.select("paper_id", "abstract_clean"))
+    )
     return Extraction(
         mentions=TABLES["mentions"].conform(mentions),
         entities=TABLES["entities"].conform(entities),

@@ -1,0 +1,167 @@
+"""Corpus-level knowledge: a name one paper types with confidence, recognised in every paper.
+
+A paper that proposes a name ('we introduce FooBench, a benchmark of ...') types it from its own
+context. Another paper that only writes the name bare ('compared on FooBench') either misses it
+or types it by its shape alone, as a method. After every paper is extracted, the names papers
+propose are looked for in all the abstracts at once, and where another paper writes one
+(exactly: case-sensitive, on word boundaries) it is a mention of the proposing paper's type:
+a new mention where no rule found anything, a retyped one where shape alone made it a method.
+
+Bounded: a name counts only when few papers propose it (MAX_PROPOSERS; a name 'proposed' by many
+is a generic term an abbreviation rule caught: 'ReLU'), all of them with one type, when it is
+shaped like a name (MIN_NAME_CHARS or more, a capital or digit after its first letter) and when no
+lexicon knows it. A paper gets at most MAX_CORPUS_MENTIONS such mentions.
+
+Incremental: the pass reads only the per-paper rows and one vectorised search of the clean
+texts (Aho–Corasick in polars), never extracting a paper again; the kept per-paper rows stay
+the rules' own, so a name that stops being proposed stops being recognised on the next build.
+"""
+
+from __future__ import annotations
+
+import re
+
+import polars as pl
+
+from pipeline.lib.extract.catalog import normalise_name
+from pipeline.lib.extract.lexicons import load_lexicon, on_word_boundaries
+
+MAX_PROPOSERS = 2
+MIN_NAME_CHARS = 4
+MAX_CORPUS_MENTIONS = 20
+EVIDENCE = "corpus_name"
+_TYPED = ("model", "dataset", "method")
+_NAME_SHAPE = re.compile(r"[A-Za-z][\w.+-]*(?:[A-Z0-9])[\w.+-]*")
+# Capitalised words joined by hyphens are words, not a name: 'Multi-Agent', 'Monte-Carlo'.
+_HYPHENATED_WORDS = re.compile(r"[A-Z][a-z]+(?:-[A-Z]?[a-z]+)+")
+
+
+def corpus_names(mentions: pl.DataFrame) -> pl.DataFrame:
+    """(name, entity_type, proposers): the names papers propose, by the bounds above."""
+    proposed = mentions.filter((pl.col("role") == "proposed") & pl.col("entity_type").is_in(_TYPED))
+    names = (
+        proposed.group_by("name")
+        .agg(
+            pl.col("entity_type").unique().alias("types"),
+            pl.col("paper_id").unique().alias("proposers"),
+        )
+        .filter((pl.col("types").list.len() == 1) & (pl.col("proposers").list.len() <= MAX_PROPOSERS))
+        .filter(pl.col("name").str.len_chars() >= MIN_NAME_CHARS)
+        .with_columns(pl.col("types").list.first().alias("entity_type"))
+        .select("name", "entity_type", "proposers")
+        .sort("name")
+    )
+    lexicon = load_lexicon()
+    keep = [
+        bool(_NAME_SHAPE.fullmatch(name))
+        and not _HYPHENATED_WORDS.fullmatch(name)
+        and lexicon.lookup(name) is None
+        for name in names["name"]
+    ]
+    return names.filter(pl.Series(keep, dtype=pl.Boolean))
+
+
+def apply_corpus_names(mentions: pl.DataFrame, texts: pl.LazyFrame) -> pl.DataFrame:
+    """The mentions with what corpus_names adds: new mentions where a paper writes a proposed name
+    no rule found, and shape-typed methods retyped to the proposing paper's type."""
+    names = corpus_names(mentions)
+    if names.is_empty():
+        return mentions
+    found = _occurrences(texts, names)
+    if found.is_empty():
+        return mentions
+    own = names.explode("proposers").select("name", pl.col("proposers").alias("paper_id"))
+    found = found.join(own, on=["paper_id", "name"], how="anti")
+    by_paper = mentions.select("paper_id", "start", "end", "name", "entity_type", "role", "expansion")
+    retyped = (
+        found.join(by_paper, on=["paper_id", "start", "end", "name"], how="inner", suffix="_found")
+        .filter(
+            (pl.col("entity_type_found") == "method")
+            & (pl.col("entity_type") != "method")
+            & (pl.col("role") == "referenced")
+            & pl.col("expansion").is_null()
+        )
+        .select("paper_id", "start", "end", pl.col("entity_type").alias("corpus_type"))
+        .unique(["paper_id", "start", "end"])
+    )
+    mentions = (
+        mentions.join(retyped, on=["paper_id", "start", "end"], how="left")
+        .with_columns(
+            pl.coalesce("corpus_type", "entity_type").alias("entity_type"),
+            pl.when(pl.col("corpus_type").is_not_null())
+            .then(pl.lit(EVIDENCE))
+            .otherwise(pl.col("evidence"))
+            .alias("evidence"),
+        )
+        .drop("corpus_type")
+    )
+    new = _uncovered(found, mentions)
+    if new.is_empty():
+        return mentions
+    rows = new.select(
+        "paper_id",
+        "entity_type",
+        pl.col("name").alias("text"),
+        "name",
+        pl.col("start").cast(pl.Int32),
+        pl.col("end").cast(pl.Int32),
+        pl.lit("referenced").alias("role"),
+        pl.lit(None, dtype=pl.String).alias("expansion"),
+        pl.lit(EVIDENCE).alias("evidence"),
+        pl.col("name").map_elements(normalise_name, return_dtype=pl.String).alias("name_key"),
+        pl.lit(normalise_name(None)).alias("expansion_key"),
+    )
+    # Each paper's mentions stay together, in the papers' order and in text order within a paper.
+    merged = pl.concat([mentions, rows.select(mentions.columns)])
+    rank = merged.select("paper_id").unique(maintain_order=True).with_row_index("_rank")
+    return merged.join(rank, on="paper_id").sort("_rank", "start", maintain_order=True).drop("_rank")
+
+
+def _occurrences(texts: pl.LazyFrame, names: pl.DataFrame) -> pl.DataFrame:
+    """(paper_id, name, entity_type, start, end) of every whole-word occurrence of the names, in
+    character offsets; polars finds them in bytes, only the texts that hold one are read here."""
+    patterns = names["name"].to_list()
+    hits = (
+        texts.select(
+            "paper_id",
+            "abstract_clean",
+            pl.col("abstract_clean").str.find_many(patterns, overlapping=True).alias("at"),
+            pl.col("abstract_clean").str.extract_many(patterns, overlapping=True).alias("name"),
+        )
+        .filter(pl.col("at").list.len() > 0)
+        .collect()
+    )
+    types = dict(zip(names["name"], names["entity_type"], strict=True))
+    rows = []
+    for paper_id, text, positions, found in hits.iter_rows():
+        encoded = text.encode()
+        kept = 0
+        for position, name in zip(positions, found, strict=True):
+            start = len(encoded[:position].decode())
+            end = start + len(name)
+            if kept < MAX_CORPUS_MENTIONS and on_word_boundaries(text, start, end):
+                rows.append((paper_id, name, types[name], start, end))
+                kept += 1
+    return pl.DataFrame(
+        rows,
+        schema={
+            "paper_id": pl.String,
+            "name": pl.String,
+            "entity_type": pl.String,
+            "start": pl.Int32,
+            "end": pl.Int32,
+        },
+        orient="row",
+    )
+
+
+def _uncovered(found: pl.DataFrame, mentions: pl.DataFrame) -> pl.DataFrame:
+    """The occurrences no mention of their paper overlaps."""
+    spans = mentions.select("paper_id", pl.col("start").alias("m_start"), pl.col("end").alias("m_end"))
+    overlapped = (
+        found.join(spans, on="paper_id")
+        .filter((pl.col("m_start") < pl.col("end")) & (pl.col("start") < pl.col("m_end")))
+        .select("paper_id", "start")
+        .unique()
+    )
+    return found.join(overlapped, on=["paper_id", "start"], how="anti")

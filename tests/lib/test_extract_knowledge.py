@@ -1,0 +1,44 @@
+"""Corpus-level knowledge: a name one paper proposes is recognised, with its type, in others."""
+
+import polars as pl
+
+from pipeline.lib.extract import extract_all
+from pipeline.lib.extract.knowledge import EVIDENCE, MAX_PROPOSERS
+
+
+def mentions_of(texts: dict[str, str]) -> pl.DataFrame:
+    papers = pl.DataFrame({"paper_id": list(texts), "abstract_clean": list(texts.values())})
+    return extract_all(papers).mentions
+
+
+def test_a_proposed_dataset_is_recognised_where_another_paper_writes_it_bare():
+    found = mentions_of(
+        {
+            "builds": "We introduce QuokkaDex, a benchmark of 500 planning puzzles.",
+            "uses": "Our planner solves most of QuokkaDex.",
+            "alone": "Our planner solves most of the puzzles.",
+        }
+    )
+    rows = found.filter(pl.col("name") == "QuokkaDex").select("paper_id", "entity_type", "role", "evidence")
+    assert rows.rows() == [
+        ("builds", "dataset", "proposed", rows["evidence"][0]),
+        ("uses", "dataset", "referenced", EVIDENCE),
+    ]
+
+
+def test_a_name_many_papers_propose_is_no_knowledge():
+    proposers = {
+        f"p{k}": "We introduce the Wobble Gate Unit (WGU) for sequences." for k in range(MAX_PROPOSERS + 1)
+    }
+    found = mentions_of({**proposers, "uses": "We compare against WGU as a baseline unit."})
+    assert found.filter((pl.col("paper_id") == "uses") & (pl.col("evidence") == EVIDENCE)).is_empty()
+
+
+def test_words_joined_by_hyphens_are_no_name():
+    found = mentions_of(
+        {
+            "builds": "We introduce Multi-Agent, a benchmark of games.",
+            "uses": "Results on Multi-Agent settings vary.",
+        }
+    )
+    assert found.filter(pl.col("evidence") == EVIDENCE).is_empty()
