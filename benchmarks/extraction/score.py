@@ -44,6 +44,8 @@ DEFAULT_CORPUS = Path("/work/shared/corpus/abstracts.jsonl.gz")
 TYPES = ("method", "model", "dataset", "metric")
 ALL_TYPES = (*TYPES, "task")
 ATTRIBUTES = ("metric", "dataset", "compared_to")
+# The sets only ever scored, never read for errors (sets/README.md).
+HELD_OUT = frozenset({"held-c", "held-d", "results-g", "results-h"})
 
 
 def norm(name: str | None) -> str:
@@ -292,6 +294,40 @@ def take_row(rows: list[dict], number: str) -> dict | None:
     return row
 
 
+def pooled(scores: list[SetScore], kind: str) -> Counts:
+    total = Counts()
+    for score in scores:
+        counts = score.counts.get(kind, Counts())
+        total.add(counts.tp, counts.fp, counts.fn)
+    return total
+
+
+def print_summary(rows: list[SetScore]) -> None:
+    """One line per set, then the sets pooled by role (sets/README.md): the figures to quote."""
+    entity_sets = [s for s in rows if "lenient" in s.counts]
+    groups = [
+        ("development", [s for s in rows if s.name not in HELD_OUT and s.name != "seeds"]),
+        ("held out", [s for s in rows if s.name in HELD_OUT]),
+    ]
+    print(
+        "\nsummary: F1 lenient, proposed, task; precision (four types); recall metric, model, dataset, task"
+    )
+    for name, scores in [(s.name, [s]) for s in entity_sets] + groups:
+        if not any("lenient" in s.counts for s in scores):
+            continue
+        figures = [pooled(scores, kind).prf()[2] for kind in ("lenient", "proposed", "task")]
+        figures.append(pooled(scores, "lenient").prf()[0])
+        figures += [pooled(scores, t).prf()[1] for t in ("metric", "model", "dataset", "task")]
+        print(f"  {name:<12}" + "".join(f"{f:>8.3f}" for f in figures))
+    print("\nresults: found (P, R); then precision and recall of metric, dataset, compared_to")
+    for name, scores in groups:
+        figures = list(pooled(scores, "result").prf()[:2])
+        for attribute in ATTRIBUTES:
+            figures += pooled(scores, f"result.{attribute}").prf()[:2]
+        count = sum(c.tp + c.fn for s in scores for k, c in s.counts.items() if k == "result")
+        print(f"  {name:<12}" + "".join(f"{f:>8.3f}" for f in figures) + f"   ({count} annotated results)")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sets", nargs="*", help="set names (default: every file in sets/)")
@@ -330,13 +366,7 @@ def main() -> int:
             print(f"  {kind:<22}{counts.tp:>5}{counts.fp:>5}{counts.fn:>5}{figures}")
         if name in args.errors:
             print("\n".join(f"    {error}" for error in score.errors))
-    print("\nsummary: lenient F1 / proposed F1 / recall of metric, model, dataset, task")
-    for score in rows:
-        if "lenient" not in score.counts:
-            continue
-        figures = [score.count("lenient").prf()[2], score.count("proposed").prf()[2]]
-        figures += [score.count(t).prf()[1] for t in ("metric", "model", "dataset", "task")]
-        print(f"  {score.name:<12}" + "".join(f"{f:>8.3f}" for f in figures))
+    print_summary(rows)
     missing = Counter(
         error.split(":")[0] for s in rows for error in s.errors if error.startswith("no abstract")
     )
