@@ -15,7 +15,7 @@ GROUP = "extract"
 TOP_ENTITIES = 15
 
 _TABLE_DESCRIPTIONS = {
-    "mentions": "One row per entity mention (method, model, dataset, metric) with its exact span and role.",
+    "mentions": "One row per entity mention (method, model, dataset, metric, task): span, role, evidence.",
     "entities": "The catalog of distinct entities with aliases, expansion and the number of papers.",
     "abbreviations": "Short forms defined in an abstract, with their long form and span.",
     "links": "URLs in an abstract, classified as code, project or other.",
