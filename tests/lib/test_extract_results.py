@@ -222,3 +222,19 @@ def test_a_limit_gives_the_first_results(text, limit):
     """The same rows as without a limit, however far into the text the search had to look."""
     mentions = [mention(text, "F1", "metric")] if "F1" in text else []
     assert find_results(text, mentions, limit=limit) == find_results(text, mentions)[:limit]
+
+
+def test_a_built_in_metric_beside_a_mentioned_one_and_a_comparative_with_its_measure():
+    text = "FooViT reaches 76.2% top-1 on ImageNet with 30% fewer FLOPs than DeiT-B, and 48.1 AP on COCO."
+    mentions = [
+        mention(text, "FooViT", "method"),
+        mention(text, "ImageNet", "dataset"),
+        mention(text, "DeiT-B", "model"),
+        mention(text, "AP", "metric"),
+        mention(text, "COCO", "dataset"),
+    ]
+    assert [(r.text, r.metric, r.dataset, r.compared_to) for r in results(text, mentions)] == [
+        ("76.2%", "top-1", "ImageNet", None),
+        ("30%", "FLOPs", None, "DeiT-B"),
+        ("48.1", "AP", "COCO", None),
+    ]

@@ -132,6 +132,7 @@ _LOOKBACK = 40
 
 _METRIC_WORDS = (
     r"(?:top-?\d+\s+|balanced\s+|average\s+|mean\s+|exact[- ]match\s+|robust\s+|certified\s+)?accuracy"
+    r"|top-?\d+"
     r"|precision|recall|f1(?:[- ]scores?)?|f-(?:score|measure)|(?:macro|micro)-?f1"
     r"|(?:success|error|win|pass|hit|solve|resolve|acceptance|compression)\s+rates?|exact\s+match"
     r"|perplexity|speed-?ups?|latency|memory(?:\s+(?:usage|footprint|consumption))?|throughput"
@@ -156,7 +157,7 @@ _GAP_BEFORE = re.compile(
 )
 # ... and a number from its metric: "0.87 AUC", "0.15 in rFID", "3.1 higher F1".
 _GAP_AFTER = re.compile(
-    r"(?:\s*(?:in|on|of|higher|lower|better|more|less|improvements?|gains?|increases?|reductions?|drops?"
+    r"(?:\s*(?:in|on|of|higher|lower|better|more|less|fewer|improvements?|gains?|increases?|reductions?|drops?"
     r"|absolute|relative|average|overall|terms))*\s*",
     re.IGNORECASE,
 )
@@ -198,6 +199,8 @@ _COMPARED_TYPES = frozenset({"method", "model"})
 # A change and the systems after it: "2.1× faster than A", "3% over A", "+5 points relative to A"
 _COMPARED_AFTER = re.compile(
     rf"(?:\s+(?:{_COMPARATIVE}|accuracy|points?|absolute|relative|average|on\s+average)){{0,3}}"
+    # a comparative and what it compares: "30% fewer FLOPs than A"
+    rf"(?:\s+(?:{_COMPARATIVE})(?:\s+[\w@.-]+){{1,2}}?)?"
     r"\s+(?:than|over|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|against)\s+(?:the\s+)?"
     # ... or the other system's own value first: "72% compared to 28% for (default) A".
     r"(?:\d[\d.,]*\s?%?\s+(?:for|of|by|with|from)\s+(?:the\s+)?(?:[a-z]+\s+)?)?",
@@ -284,12 +287,13 @@ def find_results(text: str, mentions: Sequence[MentionSpan] = (), limit: int | N
             in_sentence[sentence_start, sentence_end] = (
                 text[sentence_start:sentence_end] if sentence_end - sentence_start <= MAX_SENTENCE else None,
                 _Cues(_within(dataset_mentions, sentence_start, sentence_end)),
-                # The mentioned metrics if the sentence has any, else the built-in ones; of either,
-                # those past `searched` are too far from the results to be their metric.
+                # The mentioned metrics and the built-in ones no mention overlaps ('FLOPs' beside a
+                # mentioned 'AP'); those past `searched` are too far from the results to be theirs.
                 _Cues(
-                    _within(known_mentions, sentence_start, sentence_end)
-                    if _any_within(metric_mentions, sentence_start, sentence_end)
-                    else _within(builtin_metrics, sentence_start, sentence_end)
+                    _beside(
+                        _within(known_mentions, sentence_start, sentence_end),
+                        _within(builtin_metrics, sentence_start, sentence_end),
+                    )
                 ),
             )
         sentence, _, metrics = in_sentence[sentence_start, sentence_end]
@@ -484,9 +488,15 @@ def _within(spans: list[_Span], start: int, end: int) -> list[_Span]:
     return [span for span in inside if span.end <= end]
 
 
-def _any_within(cues: list[_Cue], start: int, end: int) -> bool:
-    inside = cues[bisect.bisect_left(cues, (start,)) : bisect.bisect_left(cues, (end + 1,))]
-    return any(cue.end <= end for cue in inside)
+def _beside(mentions: list[_Cue], builtin: list[_Cue]) -> list[_Cue]:
+    """The mentions (sorted, apart) and the built-in cues that overlap none of them, sorted."""
+    starts = [mention.start for mention in mentions]
+    kept = list(mentions)
+    for cue in builtin:
+        before = bisect.bisect_left(starts, cue.end)  # the mentions starting before the cue ends
+        if not before or mentions[before - 1].end <= cue.start:
+            kept.append(cue)
+    return sorted(kept)
 
 
 def _excerpt(text: str, sentence_start: int, sentence_end: int, start: int, end: int) -> str:
