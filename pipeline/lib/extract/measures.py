@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from pipeline.lib.extract.shapes import LIST_JOIN
 from pipeline.lib.extract.state import PaperState
 from pipeline.lib.extract.vocabulary import (
     FUNCTION_WORDS,
@@ -40,7 +41,6 @@ _LEAD = re.compile(
     rf"(?:(?:the|its|their|our|a|an|both|{alternation(METRIC_FILLERS)}|[A-Z][\w.-]*['’]s)\s+)*"
 )
 _WORD = re.compile(r"[a-z0-9][a-z0-9@-]*(?=[\s,.;:)]|$)")
-_LIST_GAP = re.compile(r",? (?:and|or|as well as) |, ")
 # A value right before what it is a value of: 'a 3× speedup', 'a 12% error rate'.
 _VALUE_BEFORE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:%|×|x)\s(?=[a-z])")
 
@@ -61,7 +61,7 @@ def add_cued_measures(paper: PaperState) -> None:
             if span is None:
                 break
             _add_measure(paper, span)
-            gap = _LIST_GAP.match(text, span[1])
+            gap = LIST_JOIN.match(text, span[1])
             position = _LEAD.match(text, gap.end()).end() if gap else -1
 
 

@@ -22,6 +22,7 @@ import re
 from functools import cache
 from pathlib import Path
 
+from pipeline.lib.extract.shapes import LIST_JOIN
 from pipeline.lib.extract.state import PaperState
 from pipeline.lib.extract.vocabulary import (
     FUNCTION_WORDS,
@@ -40,7 +41,6 @@ _FOLLOWER = re.compile(rf" (?:{alternation(TASK_FOLLOWERS)})\b")
 _PART = re.compile(r"[-–/]")
 _WORD_GAP = re.compile(r" (?=\S)")
 _SENTENCE_OPENING = re.compile(r"(?:[.!?:]\s+|\n)[\"“(]?$")
-_LIST_GAP = re.compile(r",? (?:and|or) |, ")
 _EXAMPLES_CUE = re.compile(r"\btasks?,? (?:such as|like|including|e\.g\.,?) $")
 # 'we introduce the task of X', 'a new task, X', 'we formulate the novel problem of X'.
 _NEW_TASK = re.compile(
@@ -103,7 +103,7 @@ def _task_span(text: str, head_start: int, head_end: int, head: str) -> tuple[in
 def _listed_together(text: str, span: tuple[int, int], other: tuple[int, int]) -> bool:
     """Whether two task spans are neighbours in a list: 'forecasting, imputation and X'."""
     first, second = sorted((span, other))
-    return second[0] - first[1] <= 6 and _LIST_GAP.fullmatch(text, first[1], second[0]) is not None
+    return second[0] - first[1] <= 6 and LIST_JOIN.fullmatch(text, first[1], second[0]) is not None
 
 
 def _is_task_long_form(long_form: str) -> bool:
