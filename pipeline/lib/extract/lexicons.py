@@ -46,6 +46,13 @@ _SEARCH = str.maketrans(
         "’": "'",
     }
 )
+# The same mapping in two parts, for the text of every abstract: str.translate looks each character
+# up in a dict once the text holds a non-ASCII one, several times slower than bytes.translate over
+# its UTF-8 (whose multi-byte characters hold no ASCII byte) and a replace per non-ASCII character.
+_SEARCH_ASCII = bytes.maketrans(
+    bytes(c for c in _SEARCH if c < 128), bytes(ord(_SEARCH[c]) for c in _SEARCH if c < 128)
+)
+_SEARCH_NON_ASCII = tuple((chr(c), _SEARCH[c]) for c in _SEARCH if c >= 128)
 _SPACES = re.compile(r"\s+")
 
 
@@ -129,7 +136,11 @@ def _same_capitalised(lexicon_form: str, written: str) -> bool:
 
 def _search_text(text: str) -> str:
     """text in the searched form, padded with a space at each end: the same length plus two."""
-    searched = text.translate(_SEARCH).replace(". ", "  ")
+    searched = text.encode("utf-8", "surrogatepass").translate(_SEARCH_ASCII).decode("utf-8", "surrogatepass")
+    if not text.isascii():
+        for char, replacement in _SEARCH_NON_ASCII:
+            searched = searched.replace(char, replacement)
+    searched = searched.replace(". ", "  ")
     if searched.endswith("."):
         searched = searched[:-1] + " "
     return " " + searched + " "
