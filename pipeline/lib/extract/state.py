@@ -122,6 +122,8 @@ class PaperState:
 
     def is_blocked(self, position: int) -> bool:
         """Whether position is inside a URL."""
+        if not self.blocked:
+            return False  # as in most abstracts: no search
         after = bisect.bisect_right(self.blocked, (position, float("inf")))
         return after > 0 and position < self.blocked[after - 1][1]
 
