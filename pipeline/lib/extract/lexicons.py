@@ -182,7 +182,7 @@ class Lexicon:
 
     def lookup(self, form: str) -> Entry | None:
         """The entry a whole token or phrase names, if any."""
-        key = _SPACES.sub(" ", match_key(form)).strip()
+        key = " ".join(match_key(form).split())  # as _SPACES.sub(" ", ...).strip(), but cheaper
         for candidate in (key, key[:-1] if key.endswith("s") else None):
             for lexicon_form, entry in self.by_key.get(candidate or "", ()):
                 if not _case_sensitive(lexicon_form):
