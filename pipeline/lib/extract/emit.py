@@ -63,8 +63,8 @@ def emit(paper: PaperState) -> tuple[list[Mention], bool]:
     mentions: list[Mention] = []
     for start, end in taken:
         members_here = at[(start, end)]
-        if len(members_here) == 1 and len(members_here[0]) == 1:
-            named = members_here[0]  # one entity, as at most spans: nothing to merge or order
+        if len(members_here) == 1:
+            named = members_here[0]  # one list, each of its entities once: nothing to merge
         else:
             named = list({id(entity): entity for members in members_here for entity in members}.values())
         here = [
