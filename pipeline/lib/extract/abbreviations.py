@@ -38,6 +38,9 @@ _TOKEN_BEFORE = re.compile(r"([A-Za-z0-9][\w+&-]*[\w+])\s*$")
 # Tried only where a run of short-form characters starts, its opening digits and signs skipped:
 # the matches of trying at every capital, without rescanning a long run from each of its letters.
 _APPOSITION = re.compile(r"(?<![A-Z0-9&-])[0-9&-]*+([A-Z][A-Z0-9&-]*[A-Z0-9]s?), (?:a|an|the|or) ")
+# Where an apposition's short form ends: few abstracts have one, and finding the comma first is
+# far cheaper than trying _APPOSITION at every position.
+_APPOSITION_END = re.compile(r",(?:(?<=[A-Z0-9],)|(?<=[A-Z0-9]s,)) (?:a|an|the|or) ")
 _SIZE_TAG = re.compile(r"-?\d+(?:\.\d+)?[KMBkmb]?$")
 _ROMAN = re.compile(r"(?i)[ivx]+")
 _CLAUSE_BREAK = re.compile(r"[.;:!?\[\]]\s|[;:!?\[\]]|, |\. ")
@@ -314,7 +317,7 @@ def find_abbreviations(text: str, limit: int | None = None) -> list[Abbreviation
             seen.add(definition.short.rstrip("s"))
             found.append(definition)
     in_parentheses = len(found)
-    for m in _APPOSITION.finditer(text):
+    for m in _APPOSITION.finditer(text) if _APPOSITION_END.search(text) else ():
         if len(found) - in_parentheses == limit:
             break
         short = m.group(1)

@@ -40,7 +40,9 @@ from pipeline.lib.extract.vocabulary import (
 _CAPITAL_WORD = re.compile(r"[A-Z\u0391-\u03a9](?:[\w.'’+-]|×(?=\d))*")  # 'Mixtral-8×7B' keeps its '×'
 
 
-_WORD_CHARS = re.compile(r"[\w+-]")
+def _word_char(char: str) -> bool:
+    r"""What the pattern [\w+-] matches, without a call into re: \w is str.isalnum, and '_'."""
+    return char.isalnum() or char in "_+-"
 
 
 # 'Weisfeiler-Leman', 'Human-Object': capitalised words joined by hyphens are names of people or
@@ -247,7 +249,7 @@ def add_shape_tokens(paper: PaperState) -> None:
         start, end = m.span()
         if start < previous_end:
             continue
-        while start > 0 and _WORD_CHARS.match(text, start - 1):
+        while start > 0 and _word_char(text[start - 1]):
             start -= 1  # the word began in lower case: video-SALMONN, eNeRgy-GPT
         previous_end = end
         if text.startswith(("http", "www."), start) or (m.start() == start and plain_capitalised(m.group())):

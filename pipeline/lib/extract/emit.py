@@ -62,23 +62,25 @@ def emit(paper: PaperState) -> tuple[list[Mention], bool]:
         bisect.insort(taken, (start, end))
     mentions: list[Mention] = []
     for start, end in taken:
-        named = {id(entity): entity for members in at[(start, end)] for entity in members}
-        here = sorted(
-            (
-                Mention(
-                    start,
-                    end,
-                    text[start:end],
-                    entity.name,
-                    entity.entity_type,
-                    "proposed" if entity.proposed else "referenced",
-                    entity.expansion,
-                    entity.evidence,
-                )
-                for entity in named.values()
-            ),
-            key=_ORDER,
-        )
+        members_here = at[(start, end)]
+        if len(members_here) == 1:
+            named = members_here[0]  # one list, each of its entities once: nothing to merge
+        else:
+            named = list({id(entity): entity for members in members_here for entity in members}.values())
+        here = [
+            Mention(
+                start,
+                end,
+                text[start:end],
+                entity.name,
+                entity.entity_type,
+                "proposed" if entity.proposed else "referenced",
+                entity.expansion,
+                entity.evidence,
+            )
+            for entity in named
+        ]
+        here.sort(key=_ORDER)
         if len(mentions) + len(here) > MAX_MENTIONS:
             mentions += here[: MAX_MENTIONS - len(mentions)]
             return mentions, True

@@ -46,6 +46,13 @@ _SEARCH = str.maketrans(
         "’": "'",
     }
 )
+# The same mapping in two parts, for the text of every abstract: str.translate looks each character
+# up in a dict once the text holds a non-ASCII one, several times slower than bytes.translate over
+# its UTF-8 (whose multi-byte characters hold no ASCII byte) and a replace per non-ASCII character.
+_SEARCH_ASCII = bytes.maketrans(
+    bytes(c for c in _SEARCH if c < 128), bytes(ord(_SEARCH[c]) for c in _SEARCH if c < 128)
+)
+_SEARCH_NON_ASCII = tuple((chr(c), _SEARCH[c]) for c in _SEARCH if c >= 128)
 _SPACES = re.compile(r"\s+")
 
 
@@ -65,6 +72,7 @@ class _Variant(NamedTuple):
     length: int  # of the padded key
     exact: str | None  # the form, when its case must match; else None
     entry: Entry
+    cue: bool  # a cue word, not a name: entry.kind starts with 'cue:'
 
 
 def match_key(text: str) -> str:
@@ -129,7 +137,11 @@ def _same_capitalised(lexicon_form: str, written: str) -> bool:
 
 def _search_text(text: str) -> str:
     """text in the searched form, padded with a space at each end: the same length plus two."""
-    searched = text.translate(_SEARCH).replace(". ", "  ")
+    searched = text.encode("utf-8", "surrogatepass").translate(_SEARCH_ASCII).decode("utf-8", "surrogatepass")
+    if not text.isascii():
+        for char, replacement in _SEARCH_NON_ASCII:
+            searched = searched.replace(char, replacement)
+    searched = searched.replace(". ", "  ")
     if searched.endswith("."):
         searched = searched[:-1] + " "
     return " " + searched + " "
@@ -147,20 +159,20 @@ class Lexicon:
         best: dict[int, Hit] = {}
         cues: list[Hit] = []
         for last, variants in self.automaton.iter(_search_text(text)):
-            for variant in variants:
+            for length, exact, entry, is_cue in variants:
                 # The key is padded: drop its spaces, and the one that pads the text.
-                start = last - variant.length + 1
+                start = last - length + 1
                 end = last - 1
-                if variant.entry.kind.startswith("cue:"):
-                    cues.append(Hit(start, end, variant.entry))
+                if is_cue:
+                    cues.append(Hit(start, end, entry))
                     continue
-                if variant.exact is not None and not _same_capitalised(variant.exact, text[start:end]):
+                if exact is not None and not _same_capitalised(exact, text[start:end]):
                     continue
                 if not on_word_boundaries(text, start, end):
                     continue
                 hit = best.get(start)
                 if hit is None or end > hit.end:
-                    best[start] = Hit(start, end, variant.entry)
+                    best[start] = Hit(start, end, entry)
         hits: list[Hit] = []
         for start in sorted(best):
             if hits and start < hits[-1].end:
@@ -170,7 +182,7 @@ class Lexicon:
 
     def lookup(self, form: str) -> Entry | None:
         """The entry a whole token or phrase names, if any."""
-        key = _SPACES.sub(" ", match_key(form)).strip()
+        key = " ".join(match_key(form).split())  # as _SPACES.sub(" ", ...).strip(), but cheaper
         for candidate in (key, key[:-1] if key.endswith("s") else None):
             for lexicon_form, entry in self.by_key.get(candidate or "", ()):
                 if not _case_sensitive(lexicon_form):
@@ -220,11 +232,13 @@ def load_lexicon(directory: Path = LEXICON_DIR) -> Lexicon:
                 # Topics and non-entities matter only as whole tokens: lookup() finds them.
                 if entry.kind in ENTITY_FILES:
                     exact = form if _case_sensitive(form) else None
-                    padded.setdefault(variant, []).append(_Variant(len(variant), exact, entry))
+                    padded.setdefault(variant, []).append(_Variant(len(variant), exact, entry, False))
     for cue_kind, words in CUE_WORDS.items():
         for word in words:
             key = f" {word.translate(_SEARCH)} "  # 'super-resolution' is searched as 'super resolution'
-            padded.setdefault(key, []).append(_Variant(len(key), None, Entry(word, f"cue:{cue_kind}", None)))
+            padded.setdefault(key, []).append(
+                _Variant(len(key), None, Entry(word, f"cue:{cue_kind}", None), True)
+            )
     for key, value in padded.items():
         automaton.add_word(key, tuple(value))
     automaton.make_automaton()

@@ -239,7 +239,9 @@ _OUR_NAMED_KIND = re.compile(
 
 
 # 'an Augmented Transition Network as a dialog model': Title-Case words ending in a method head.
-_TITLED_PHRASE = re.compile(r"\b[A-Z][a-z]+(?:[ -](?:of |for |with |and |the )?[A-Z][a-z]+)+\b")
+# The capital opening a word is written '[A-Z](?<=\b[A-Z])' rather than '\b[A-Z]': a pattern that
+# starts with a character class lets re skip to the next capital instead of trying every position.
+_TITLED_PHRASE = re.compile(r"[A-Z](?<=\b[A-Z])[a-z]+(?:[ -](?:of |for |with |and |the )?[A-Z][a-z]+)+\b")
 
 
 _TITLE_OPENERS = frozenset(TITLE_OPENERS)

@@ -446,8 +446,8 @@ def propose_parts(paper: PaperState) -> None:
     own."""
     cues = paper.cues
     text = paper.text
-    if _PART_VERB.search(text) is None:
-        return
+    if not any(entity.proposed for entity in paper.entities.values()) or _PART_VERB.search(text) is None:
+        return  # no subject, or no verb: the cheaper test first
     verbs = []
     for entity in paper.entities.values():
         if entity.proposed:

@@ -122,6 +122,8 @@ class PaperState:
 
     def is_blocked(self, position: int) -> bool:
         """Whether position is inside a URL."""
+        if not self.blocked:
+            return False  # as in most abstracts: no search
         after = bisect.bisect_right(self.blocked, (position, float("inf")))
         return after > 0 and position < self.blocked[after - 1][1]
 
@@ -159,11 +161,12 @@ class PaperState:
         entity.known = entity.known or known
         for form in {self.text[span[0] : span[1]], *forms} - entity.forms:
             if self.holders[form] < MAX_FORM_HOLDERS:
+                # Only here does an entity gain a form, so its earlier forms are in self.forms and
+                # self.form_keys already.
                 entity.forms.add(form)
                 self.holders[form] += 1
-        self.forms.update(entity.forms)
-        for form in entity.forms:
-            self.form_keys.setdefault(self.key(form), key)
+                self.forms.add(form)
+                self.form_keys.setdefault(self.key(form), key)
         entity.spans.add(span)
         self.covered.add(span)
         return entity
