@@ -12,6 +12,7 @@ from pipeline.lib.extract.shapes import (
     ADJECTIVE_SUFFIX_PATTERN,
     COINED,
     LIST_JOIN,
+    NAME_WORD,
     SIZE_TAG,
     at_sentence_start,
     is_name_shape,
@@ -53,12 +54,9 @@ _VERSION = re.compile(r" ((?:[VR]|v)?\d+(?:\.\d+)?)(?:/((?:[VR]|v)?\d+(?:\.\d+)?
 
 
 # The name before a dataset head word, read backwards: 'the LVIS', 'on the Open Graph'.
-_NAME_WORD = r"(?:[\w+'’-]|\.(?=\w))*"
-
-
 _NAME_BEFORE = re.compile(
-    rf"((?:[A-Z]{_NAME_WORD}|[\w+-]*[a-zA-Z][\w+-]*(?:[a-zA-Z]\d|\d[a-zA-Z]){_NAME_WORD})"
-    rf"(?: [A-Z0-9]{_NAME_WORD}){{0,3}}) $"
+    rf"((?:[A-Z]{NAME_WORD}|[\w+-]*[a-zA-Z][\w+-]*(?:[a-zA-Z]\d|\d[a-zA-Z]){NAME_WORD})"
+    rf"(?: [A-Z0-9]{NAME_WORD}){{0,3}}) $"
 )
 
 

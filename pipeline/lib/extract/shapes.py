@@ -94,12 +94,13 @@ _LISTED_DATASETS = re.compile(r"(?:,? (?:and |or )?(?:the )?[\w-]+){0,6}? (?:dat
 _PLAIN_CAPITALISED = re.compile(r"[A-Z][^\WA-Z0-9_]*(?:[-'’.][^\WA-Z0-9_]*)*")
 
 
-_LIST_WORD = r"(?:[\w+'’-]|\.(?=\w))*"
+# The rest of a name's word: word characters, and a dot only inside it ('v1.5', 'St.Mary').
+NAME_WORD = r"(?:[\w+'’-]|\.(?=\w))*"
 
 
 _LIST_ITEM = re.compile(
-    rf"(?:[A-Z0-9]{_LIST_WORD}|[a-z]+[A-Z]{_LIST_WORD})"
-    rf"(?: (?!(?:Our|We|The|This|In)\b)[A-Z0-9]{_LIST_WORD}){{0,3}}"
+    rf"(?:[A-Z0-9]{NAME_WORD}|[a-z]+[A-Z]{NAME_WORD})"
+    rf"(?: (?!(?:Our|We|The|This|In)\b)[A-Z0-9]{NAME_WORD}){{0,3}}"
 )
 
 
