@@ -31,6 +31,9 @@ from pipeline.lib.extract.vocabulary import (
 
 MAX_MEASURE_WORDS = 4  # 'corrupted user detection accuracy'
 MAX_LISTED = 4
+# Cues read per paper, the first in the text: real abstracts hold a few dozen, and each measure
+# found is checked against the names found before it.
+MAX_MEASURE_CUES = 200
 
 _HEADS = METRIC_HEADS | MEASURE_HEADS
 # Heads that need a word before them: the weak ones, and metric heads that name no measure alone.
@@ -54,7 +57,7 @@ def add_cued_measures(paper: PaperState) -> None:
     ]
     if "%" in text or "×" in text or "x " in text:
         cue_ends += [value.end() for value in _VALUE_BEFORE.finditer(text)]
-    for cue_end in sorted(cue_ends):
+    for cue_end in sorted(cue_ends)[:MAX_MEASURE_CUES]:
         position = _LEAD.match(text, cue_end).end()
         for _ in range(MAX_LISTED):
             span = _measure_at(text, position) if position >= 0 else None

@@ -23,7 +23,7 @@ from functools import cache
 from pathlib import Path
 
 from pipeline.lib.extract.shapes import LIST_JOIN
-from pipeline.lib.extract.state import PaperState
+from pipeline.lib.extract.state import PaperState, SpanIndex
 from pipeline.lib.extract.vocabulary import (
     FUNCTION_WORDS,
     TASK_FOLLOWERS,
@@ -35,6 +35,9 @@ from pipeline.lib.extract.vocabulary import (
 
 LEXICON_DIR = Path(__file__).with_name("lexicons")
 MAX_TASK_WORDS = 4  # before the head: 'single image 3D reconstruction' has three
+# Task phrases read per paper, the first in the text: real abstracts hold a dozen at most, and a
+# text made of task heads would otherwise cost every phrase a look at every other.
+MAX_TASK_PHRASES = 200
 
 _TOKEN = re.compile(r"[A-Za-z0-9][\w'’+]*(?:[-–/][\w'’+]+)*")
 _FOLLOWER = re.compile(rf" (?:{alternation(TASK_FOLLOWERS)})\b")
@@ -69,14 +72,24 @@ def add_tasks(paper: PaperState) -> None:
             bare.append(span)  # a task only among others, below
         else:
             phrases.append(span)
-    listed = [
+        if len(phrases) + len(bare) >= MAX_TASK_PHRASES:
+            break
+    spans = sorted(phrases + bare)
+    bare_spans = set(bare)
+    # A bare head is a task beside another task in a list: only its neighbours in text order can be.
+    listed = {
         span
-        for span in bare
-        if _EXAMPLES_CUE.search(text, max(0, span[0] - 24), span[0])
-        or any(_listed_together(text, span, other) for other in phrases + bare if other != span)
-    ]
-    for start, end in sorted(phrases + listed):
-        if any(s < end and start < e for s, e in paper.covered):
+        for k, span in enumerate(spans)
+        if span in bare_spans
+        and (
+            _EXAMPLES_CUE.search(text, max(0, span[0] - 24), span[0])
+            or (k > 0 and _listed_together(text, spans[k - 1], span))
+            or (k + 1 < len(spans) and _listed_together(text, span, spans[k + 1]))
+        )
+    }
+    others = SpanIndex(paper.covered)  # the names other rules found, before any task is added
+    for start, end in spans:
+        if ((start, end) in bare_spans and (start, end) not in listed) or others.overlaps(start, end):
             continue
         entity = paper.add(text[start:end], "task", (start, end))
         if entity is not None and _NEW_TASK.search(text, max(0, start - 60), start):
@@ -100,9 +113,9 @@ def _task_span(text: str, head_start: int, head_end: int, head: str) -> tuple[in
     return None
 
 
-def _listed_together(text: str, span: tuple[int, int], other: tuple[int, int]) -> bool:
-    """Whether two task spans are neighbours in a list: 'forecasting, imputation and X'."""
-    first, second = sorted((span, other))
+def _listed_together(text: str, first: tuple[int, int], second: tuple[int, int]) -> bool:
+    """Whether two task spans, in text order, are neighbours in a list: 'forecasting, imputation
+    and X'."""
     return second[0] - first[1] <= 6 and LIST_JOIN.fullmatch(text, first[1], second[0]) is not None
 
 
