@@ -3,6 +3,7 @@ role, when the example gives one)."""
 
 import pytest
 
+from pipeline.lib.extract import extract as extract_module
 from pipeline.lib.extract import vocabulary
 from pipeline.lib.extract.extract import extract_entities
 from pipeline.lib.extract.rules import RULES, STAGES
@@ -33,3 +34,21 @@ def test_rule_example(example):
     for expected in example.expected:
         width = len(expected)
         assert expected in {mention[:width] for mention in found}, (expected, sorted(found))
+
+
+def _example_holds(example) -> bool:
+    mentions = extract_entities(example.sentence).mentions
+    found = {(m.name, m.entity_type, m.role) for m in mentions}
+    names = {m.name for m in mentions} | {m.text for m in mentions}
+    expected = all(e in {f[: len(e)] for f in found} for e in example.expected)
+    return expected and not any(name in names for name in example.absent)
+
+
+@pytest.mark.parametrize("rule", RULES, ids=[rule.name for rule in RULES])
+def test_a_rule_s_examples_need_the_rule(rule, monkeypatch):
+    """Without the rule, at least one of its examples no longer holds: the examples show what the
+    rule does, not what other rules do anyway."""
+    monkeypatch.setattr(
+        extract_module, "_RUN_ORDER", tuple(r for r in extract_module._RUN_ORDER if r is not rule)
+    )
+    assert not all(_example_holds(example) for example in rule.examples)

@@ -101,7 +101,10 @@ RULES: tuple[Rule, ...] = (
         "context",
         ("precision", "recall"),
         context.add_precision_recall,
-        ("The detector improves precision and recall on noisy inputs.", [("precision", "metric")]),
+        (
+            "We trade off Precision and Recall of the detector.",
+            [("precision", "metric"), ("recall", "metric")],
+        ),
     ),
     _rule(
         "measured_value",
@@ -224,8 +227,8 @@ RULES: tuple[Rule, ...] = (
         ("OWN_KIND_NOUNS",),
         naming.add_own_named_kinds,
         (
-            "We evaluate our Fenwick gradient clipping method.",
-            [("Fenwick gradient clipping", "method", "proposed")],
+            "Experiments confirm that our Fenwick clipping method is stable.",
+            [("Fenwick clipping", "method", "proposed")],
         ),
     ),
     _rule(
@@ -254,7 +257,11 @@ RULES: tuple[Rule, ...] = (
         "extensions",
         ("algorithm",),
         context.add_named_algorithms,
-        ("Results follow from the Wexler algorithm in theory.", [("Wexler algorithm", "method")]),
+        (
+            "Prior bounds rely on the KWIK algorithm for exploration.",
+            [("KWIK algorithm", "method")],
+            ("KWIK",),
+        ),
     ),
     _rule(
         "named_head",
@@ -299,7 +306,10 @@ RULES: tuple[Rule, ...] = (
         "roles",
         ("APPOSED_KIND_NOUNS",),
         roles.retype_proposed_datasets,
-        ("We release TrailQA, a benchmark for hiking questions.", [("TrailQA", "dataset", "proposed")]),
+        (
+            "We introduce TrailEval-7B, a new benchmark suite for hiking questions.",
+            [("TrailEval-7B", "dataset", "proposed")],
+        ),
     ),
     _rule(
         "code_namesake",
@@ -331,8 +341,8 @@ RULES: tuple[Rule, ...] = (
         (),
         roles.propose_prefix_variants,
         (
-            "We propose Dual Gated Memory (DGM). We build DGFormer on it.",
-            [("DGFormer", "method", "proposed")],
+            "We propose Dual Gated Memory (DGM). The resulting DGNet scales well.",
+            [("DGNet", "method", "proposed")],
         ),
     ),
     _rule(
@@ -409,7 +419,11 @@ RULES: tuple[Rule, ...] = (
         "roles",
         (),
         roles.drop_greek_math,
-        ("We propose ε-greedy exploration with FooNet.", [("FooNet", "method", "proposed")], ("ε-greedy",)),
+        (
+            "Our analysis uses Δ-approximation bounds with FooNet.",
+            [("FooNet", "method")],
+            ("Δ-approximation",),
+        ),
     ),
     _rule(
         "task_phrase",
