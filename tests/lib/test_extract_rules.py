@@ -30,10 +30,13 @@ def test_every_cue_group_a_rule_names_is_declared_in_the_vocabulary():
 
 @pytest.mark.parametrize("example", EXAMPLES)
 def test_rule_example(example):
-    found = {(m.name, m.entity_type, m.role) for m in extract_entities(example.sentence).mentions}
+    mentions = extract_entities(example.sentence).mentions
+    found = {(m.name, m.entity_type, m.role) for m in mentions}
     for expected in example.expected:
         width = len(expected)
         assert expected in {mention[:width] for mention in found}, (expected, sorted(found))
+    written = {m.name for m in mentions} | {m.text for m in mentions}
+    assert not written & set(example.absent), sorted(written & set(example.absent))
 
 
 def _example_holds(example) -> bool:
