@@ -62,6 +62,8 @@ HOSTILE: dict[str, Callable[[], str]] = {
     "F1 sentences, 60,000 characters": lambda: ("F1 of 1%. " * 6_000).strip(),
     "F1 scores, 60,000 characters": lambda: ("F1 of 78.3, " * 5_000).strip(),
     "clauses over LoRA, 60,003 characters": lambda: ("1% over LoRA; " * 4_286).strip(),
+    "task heads, 2,000 words": lambda: ("classification, " * 2_000).strip(),
+    "measure cues, no full stop, 2,004 words": lambda: ("higher accuracy and lower latency, " * 334).strip(),
 }
 MEGABYTE = {"capital letters, 1,000,000 characters": lambda: "A" * 1_000_000}
 

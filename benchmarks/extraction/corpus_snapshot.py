@@ -23,6 +23,8 @@ import polars as pl
 from pipeline.lib.clean import clean_many
 from pipeline.lib.extract import extract_all
 
+CORPUS_EVIDENCE = "corpus_name"  # pipeline.lib.extract.knowledge.EVIDENCE, which older code lacks
+
 DEFAULT_CORPUS = Path("/work/shared/corpus/abstracts.jsonl.gz")
 TABLES = ("mentions", "entities", "abbreviations", "links", "results", "paper_annotations")
 
@@ -78,6 +80,9 @@ def main() -> int:
     )
     for name, figures in digests.items():
         print(f"  {name:18} {figures['rows']:>8} rows  {figures['digest']}")
+    if "evidence" in extraction.mentions.columns:
+        by_corpus = extraction.mentions.filter(pl.col("evidence") == CORPUS_EVIDENCE)
+        print(f"  {by_corpus.height} mentions typed by corpus-level knowledge (evidence {CORPUS_EVIDENCE!r})")
     if args.compare is None:
         return 0
     earlier = json.loads((args.compare / "digests.json").read_text())

@@ -28,7 +28,6 @@ import json
 import re
 import sys
 import unicodedata
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -367,10 +366,8 @@ def main() -> int:
         if name in args.errors:
             print("\n".join(f"    {error}" for error in score.errors))
     print_summary(rows)
-    missing = Counter(
-        error.split(":")[0] for s in rows for error in s.errors if error.startswith("no abstract")
-    )
-    return 1 if missing else 0
+    # An annotated abstract the corpus no longer holds as annotated fails the run.
+    return 1 if any(error.startswith("no abstract") for score in rows for error in score.errors) else 0
 
 
 if __name__ == "__main__":

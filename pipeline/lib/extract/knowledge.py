@@ -74,9 +74,9 @@ def apply_corpus_names(mentions: pl.DataFrame, texts: pl.LazyFrame) -> pl.DataFr
     found = found.join(own, on=["paper_id", "name"], how="anti")
     by_paper = mentions.select("paper_id", "start", "end", "name", "entity_type", "role", "expansion")
     retyped = (
-        found.join(by_paper, on=["paper_id", "start", "end", "name"], how="inner", suffix="_found")
+        found.join(by_paper, on=["paper_id", "start", "end", "name"], how="inner", suffix="_written")
         .filter(
-            (pl.col("entity_type_found") == "method")
+            (pl.col("entity_type_written") == "method")
             & (pl.col("entity_type") != "method")
             & (pl.col("role") == "referenced")
             & pl.col("expansion").is_null()

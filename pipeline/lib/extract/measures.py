@@ -24,6 +24,7 @@ from pipeline.lib.extract.vocabulary import (
     METRIC_FILLERS,
     METRIC_HEADS,
     TASK_WORD_STOPS,
+    UNNAMED_ALONE_METRIC_HEADS,
     WEAK_MEASURE_HEADS,
     WEAK_METRIC_HEADS,
     alternation,
@@ -37,9 +38,7 @@ MAX_MEASURE_CUES = 200
 
 _HEADS = METRIC_HEADS | MEASURE_HEADS
 # Heads that need a word before them: the weak ones, and metric heads that name no measure alone.
-_NEEDS_MODIFIER = WEAK_MEASURE_HEADS | WEAK_METRIC_HEADS | {
-    "coefficient", "correlation", "divergence", "metric", "odds", "parity", "similarity",
-}  # fmt: skip
+_NEEDS_MODIFIER = WEAK_MEASURE_HEADS | WEAK_METRIC_HEADS | UNNAMED_ALONE_METRIC_HEADS
 _LEAD = re.compile(
     rf"(?:(?:the|its|their|our|a|an|both|{alternation(METRIC_FILLERS)}|[A-Z][\w.-]*['’]s)\s+)*"
 )

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from pathlib import Path
 
+from pipeline.lib.extract.lexicons import LEXICON_DIR
 from pipeline.lib.extract.shapes import LIST_JOIN
 from pipeline.lib.extract.state import PaperState, SpanIndex
 from pipeline.lib.extract.vocabulary import (
@@ -33,7 +33,6 @@ from pipeline.lib.extract.vocabulary import (
     alternation,
 )
 
-LEXICON_DIR = Path(__file__).with_name("lexicons")
 MAX_TASK_WORDS = 4  # before the head: 'single image 3D reconstruction' has three
 # Task phrases read per paper, the first in the text: real abstracts hold a dozen at most, and a
 # text made of task heads would otherwise cost every phrase a look at every other.

@@ -52,6 +52,10 @@ FUNCTION_WORDS = frozenset(_GROUPS["function_words"])
 MEASURE_HEADS = frozenset(_GROUPS["measure_heads"])
 WEAK_MEASURE_HEADS = frozenset(_GROUPS["weak_measure_heads"])
 MEASURE_CUES = frozenset(_GROUPS["measure_cues"])
+# Metric heads that name no measure alone, unlike 'accuracy': 'lower similarity', 'a correlation'.
+UNNAMED_ALONE_METRIC_HEADS = frozenset(
+    ("coefficient", "correlation", "divergence", "metric", "odds", "parity", "similarity")
+)
 TASK_HEADS = frozenset(_GROUPS["task_heads"])
 WEAK_TASK_HEADS = frozenset(_GROUPS["weak_task_heads"])
 TASK_WORD_STOPS = frozenset(_GROUPS["task_word_stops"])
