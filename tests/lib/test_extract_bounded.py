@@ -27,6 +27,7 @@ from pipeline.lib.extract import (
     shapes,
 )
 from pipeline.lib.extract import results as results_module
+from pipeline.lib.extract import ties as ties_module
 from pipeline.lib.extract.extract import extract_entities
 from pipeline.lib.extract.lexicons import load_lexicon
 from pipeline.lib.extract.results import MentionSpan, find_results
@@ -171,7 +172,8 @@ def _mention_spans(text: str) -> list[MentionSpan]:
 
 
 def _lines_run(function, *args, **kwargs) -> tuple[int, object]:
-    """How many lines of results.py the call runs (each turn of a loop one more), and its value."""
+    """How many lines of results.py and ties.py the call runs (each turn of a loop one more), and its
+    value."""
     lines = 0
 
     def local(frame, event, arg):
@@ -180,7 +182,7 @@ def _lines_run(function, *args, **kwargs) -> tuple[int, object]:
         return local
 
     def on_call(frame, event, arg):
-        return local if frame.f_code.co_filename == results_module.__file__ else None
+        return local if frame.f_code.co_filename in (results_module.__file__, ties_module.__file__) else None
 
     sys.settrace(on_call)
     try:

@@ -26,9 +26,10 @@ import bisect
 import re
 from collections.abc import Sequence
 from itertools import islice
-from typing import NamedTuple, TypeVar
+from typing import NamedTuple
 
 from pipeline.lib.extract.sentences import split_sentences
+from pipeline.lib.extract.ties import NUMBER_LIST_GAP, Cue, Cues, System, beside, tied_datasets, within
 
 MAX_RESULTS = 200
 MAX_SENTENCE = 2000
@@ -171,8 +172,6 @@ _SCORE_FOLLOWER = re.compile(
     r"|which|across|under|after|within|than|to|from|by|respectively|against|as|is|was|dB)\b)",
     re.IGNORECASE,
 )
-# "a BLEU of 32.8 and 15.1", "MAE/RMSE of 2.43 / 4.73": the next score of a list.
-_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+|or\s+|/\s*|vs\.?\s+|versus\s+)", re.IGNORECASE)
 # "achieving a semantic similarity of 89.7": a score named by words the metric list does not know.
 _SCORE_PHRASE_BEFORE = re.compile(
     r"\b(?:achiev|attain|obtain|reach|record|yield|scor)\w*\s+(?:an?\s+)?"
@@ -182,19 +181,7 @@ _SCORE_PHRASE_BEFORE = re.compile(
 
 # --- comparisons -----------------------------------------------------------------------------------
 
-_COMPARISON_CUE = re.compile(
-    r"\b(?:than|over|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|against|for|outperform(?:s|ed|ing)?"
-    r"|surpass(?:es|ed|ing)?|beat(?:s|ing)?|exceed(?:s|ed|ing)?)\s+",
-    re.IGNORECASE,
-)
-# The compared systems are the mentions in the phrase after the cue, up to a clause boundary.
-_PHRASE_END = re.compile(
-    r"[,;:.()]\s(?!and\b|or\b)"
-    r"|\s(?:by|on|in|across|with|while|using|used|at|under|when|which|that|to|through|for)\s"
-)
 _MAX_PHRASE = 80
-# "for" names the compared systems only right after a number ("9.0% for SnapKV"), not in "used for RLHF".
-_RESULT_BEFORE = re.compile(r"\d(?:\s?(?:%|×|x|times|points?|pp))?\s+$", re.IGNORECASE)
 _COMPARED_TYPES = frozenset({"method", "model"})
 # A change and the systems after it: "2.1× faster than A", "3% over A", "+5 points relative to A"
 _COMPARED_AFTER = re.compile(
@@ -216,36 +203,6 @@ _COMPARED_BEFORE = re.compile(
 _COMPARED_OPENING = re.compile(
     r"\s*(?:[Cc]ompared|[Rr]elative)\s+(?:to|with)\s+(?P<systems>[^\d,;.()]{2,60}?)(?:,\s*[^\d,;.()]{2,30})?,"
 )
-# Between a number and the dataset it is measured on: a few words of its metric, then a preposition.
-_DATASET_GAP_AFTER = re.compile(
-    r"(?:\s*\(|(?:\s+[^\W\d][\w@-]*){0,4}\s+(?:on|in|across|of)\s+(?:the\s+)?"
-    r"(?:(?:challenging|popular|standard|widely[- ]used|public|real-world)\s+)?)"
-)
-_MAX_DATASET_GAP = 60
-# A dataset that opens a clause: "On ImageNet, ...", "For COCO, ...".
-_CLAUSE_OPENING = re.compile(r"\b(?:[Oo]n|[Ff]or|[Ii]n)\s+(?:the\s+)?$")
-_CLAUSE_BREAK_BEFORE = re.compile(r"[;:]\s*$")
-_DATASET_GAP_BEFORE = re.compile(r"(?:\s+(?:dataset|benchmark)s?)?,?\s(?:[^;.]|\.\d){0,150}")
-_DATASET_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/\s*)(?:the\s+)?")
-_RESPECTIVELY = re.compile(r"(?:\s+(?:datasets?|benchmarks?))?,?\s+respectively\b")
-
-
-class _Cue(NamedTuple):
-    start: int
-    end: int
-    name: str
-
-
-class _System(NamedTuple):
-    """A mention of a compared system, sorted by start; index is its place among the mentions."""
-
-    start: int
-    index: int
-    end: int
-    name: str
-
-
-_Span = TypeVar("_Span", _Cue, _System)
 
 
 def find_results(text: str, mentions: Sequence[MentionSpan] = (), limit: int | None = None) -> list[Result]:
@@ -267,32 +224,32 @@ def find_results(text: str, mentions: Sequence[MentionSpan] = (), limit: int | N
     semicolons = [m.start() for m in re.finditer(";", text)]
     dataset_mentions = _cues_of_type(text, mentions, "dataset")
     systems = sorted(
-        _System(m.start, k, m.end, text[m.start : m.end])
+        System(m.start, k, m.end, text[m.start : m.end])
         for k, m in enumerate(mentions)
         if m.entity_type in _COMPARED_TYPES
     )
-    compared_in: dict[tuple[int, int], list[_System]] = {}
+    compared_in: dict[tuple[int, int], list[System]] = {}
     # What a sentence gives its results, worked out once per sentence: a text of many results and
     # no full stop would otherwise copy and search the whole of it for each one. A sentence over
     # MAX_SENTENCE is not kept: each of its results stores its own excerpt.
-    in_sentence: dict[tuple[int, int], tuple[str | None, _Cues, _Cues]] = {}
-    tied_datasets = _tied_datasets(text, found, _Cues(dataset_mentions), sentence_starts)
+    in_sentence: dict[tuple[int, int], tuple[str | None, Cues, Cues]] = {}
+    datasets_tied = tied_datasets(text, found, Cues(dataset_mentions), sentence_starts)
     results = []
     for start, end, value, unit in found:
         sentence_start, sentence_end = sentences[max(0, bisect.bisect_right(sentence_starts, start) - 1)]
         clause = _clause(semicolons, start, end, sentence_start, sentence_end)
         if clause not in compared_in:
-            compared_in[clause] = _within(systems, *clause)
+            compared_in[clause] = within(systems, *clause)
         if (sentence_start, sentence_end) not in in_sentence:
             in_sentence[sentence_start, sentence_end] = (
                 text[sentence_start:sentence_end] if sentence_end - sentence_start <= MAX_SENTENCE else None,
-                _Cues(_within(dataset_mentions, sentence_start, sentence_end)),
+                Cues(within(dataset_mentions, sentence_start, sentence_end)),
                 # The mentioned metrics and the built-in ones no mention overlaps ('FLOPs' beside a
                 # mentioned 'AP'); those past `searched` are too far from the results to be theirs.
-                _Cues(
-                    _beside(
-                        _within(known_mentions, sentence_start, sentence_end),
-                        _within(builtin_metrics, sentence_start, sentence_end),
+                Cues(
+                    beside(
+                        within(known_mentions, sentence_start, sentence_end),
+                        within(builtin_metrics, sentence_start, sentence_end),
                     )
                 ),
             )
@@ -305,7 +262,7 @@ def find_results(text: str, mentions: Sequence[MentionSpan] = (), limit: int | N
                 value=value,
                 unit=unit,
                 metric=_joined_cue(text, metrics, start, end),
-                dataset=tied_datasets[len(results)],
+                dataset=datasets_tied[len(results)],
                 compared_to=_compared(text, compared_in[clause], clause[0], start, end, unit),
                 start=start,
                 end=end,
@@ -319,9 +276,9 @@ def _first_results(
     text: str,
     quantities: list[re.Match],
     word_multipliers: list[tuple[int, int, float, str]],
-    metric_mentions: list[_Cue],
+    metric_mentions: list[Cue],
     limit: int | None,
-) -> tuple[list[tuple[int, int, float | None, str | None]], list[_Cue], int]:
+) -> tuple[list[tuple[int, int, float | None, str | None]], list[Cue], int]:
     """(start, end, value, unit) of the first `limit` results (all without a limit), the built-in
     metric words looked for, and how far: all that start up to there, enough for these results.
 
@@ -344,7 +301,7 @@ def _first_results(
                 _results_among(
                     text,
                     quantities if searched >= len(text) else quantities[:known],
-                    _Cues(sorted(builtin_metrics + known_mentions)),
+                    Cues(sorted(builtin_metrics + known_mentions)),
                 ),
                 limit,
             )
@@ -357,7 +314,7 @@ def _first_results(
         searched *= 2
 
 
-def _results_among(text: str, quantities: list[re.Match], metric_cues: _Cues):
+def _results_among(text: str, quantities: list[re.Match], metric_cues: Cues):
     """(start, end, value, unit) of every number that reads as a result."""
     previous_score_end = -1
     for match in quantities:
@@ -407,7 +364,7 @@ def _word_multipliers(text: str):
         yield match.start(), match.end(), _WORD_NUMBERS[match["word"].lower()], "×"
 
 
-def _is_score(text: str, match: re.Match, cues: _Cues, previous_score_end: int) -> bool:
+def _is_score(text: str, match: re.Match, cues: Cues, previous_score_end: int) -> bool:
     start, end = match.span()
     low, high = match["low"], match["high"]
     if high is None and len(low) == 4 and low[:2] in ("19", "20"):  # a year
@@ -419,20 +376,20 @@ def _is_score(text: str, match: re.Match, cues: _Cues, previous_score_end: int) 
         return False
     if high and _FROM_BEFORE.search(text, max(0, start - 6), start):
         return "." in low or "." in high
-    if previous_score_end >= 0 and _LIST_GAP.fullmatch(text, previous_score_end, start):
+    if previous_score_end >= 0 and NUMBER_LIST_GAP.fullmatch(text, previous_score_end, start):
         return True
     if any(_joined_before(text, cue, start) for cue in cues.ending_between(start - _MAX_GAP, start)):
         return True
     return bool(_SCORE_PHRASE_BEFORE.search(text, max(0, start - _LOOKBACK), start))
 
 
-def _joined_before(text: str, cue: _Cue, start: int) -> bool:
+def _joined_before(text: str, cue: Cue, start: int) -> bool:
     """Does a metric-to-number gap ("F1 of 78.3") join the cue to a number starting at `start`?"""
     gap_is_short = cue.end <= start <= cue.end + _MAX_GAP
     return gap_is_short and _GAP_BEFORE.fullmatch(text, cue.end, start) is not None
 
 
-def _joined_after(text: str, end: int, cue: _Cue) -> bool:
+def _joined_after(text: str, end: int, cue: Cue) -> bool:
     """Does a number-to-metric gap ("0.87 AUC") join a number ending at `end` to the cue?"""
     gap_is_short = end <= cue.start <= end + _MAX_GAP
     return gap_is_short and _GAP_AFTER.fullmatch(text, end, cue.start) is not None
@@ -458,7 +415,7 @@ def _metric_windows(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, 
     return stretched
 
 
-def _builtin_metric_cues(text: str, windows: list[tuple[int, int]], through: int) -> list[_Cue]:
+def _builtin_metric_cues(text: str, windows: list[tuple[int, int]], through: int) -> list[Cue]:
     """The metric words of the windows that start at or before `through`: those of a search of all
     the windows, as each window is searched whole, only not past that point."""
     cues = []
@@ -468,35 +425,17 @@ def _builtin_metric_cues(text: str, windows: list[tuple[int, int]], through: int
         for match in _METRIC.finditer(text, low, high):
             if match.start() > through:
                 break
-            cues.append(_Cue(match.start(), match.end(), match.group()))
-    # Windows stretched to a word's end may overlap: each cue once, in order, as _within bisects.
+            cues.append(Cue(match.start(), match.end(), match.group()))
+    # Windows stretched to a word's end may overlap: each cue once, in order, as within bisects.
     return sorted(set(cues))
 
 
-def _cues_of_type(text: str, mentions: Sequence[MentionSpan], entity_type: str) -> list[_Cue]:
+def _cues_of_type(text: str, mentions: Sequence[MentionSpan], entity_type: str) -> list[Cue]:
     """The mentions of one type as cues named as the sentence writes them: `pass@1`, not the
     catalog's `pass@k`."""
     return sorted(
-        _Cue(m.start, m.end, text[m.start : m.end]) for m in mentions if m.entity_type == entity_type
+        Cue(m.start, m.end, text[m.start : m.end]) for m in mentions if m.entity_type == entity_type
     )
-
-
-def _within(spans: list[_Span], start: int, end: int) -> list[_Span]:
-    """The cues or systems (sorted) inside [start, end): bisected, as a text of many sentences and
-    many cues would otherwise cost their product."""
-    inside = spans[bisect.bisect_left(spans, (start,)) : bisect.bisect_left(spans, (end + 1,))]
-    return [span for span in inside if span.end <= end]
-
-
-def _beside(mentions: list[_Cue], builtin: list[_Cue]) -> list[_Cue]:
-    """The mentions (sorted, apart) and the built-in cues that overlap none of them, sorted."""
-    starts = [mention.start for mention in mentions]
-    kept = list(mentions)
-    for cue in builtin:
-        before = bisect.bisect_left(starts, cue.end)  # the mentions starting before the cue ends
-        if not before or mentions[before - 1].end <= cue.start:
-            kept.append(cue)
-    return sorted(kept)
 
 
 def _excerpt(text: str, sentence_start: int, sentence_end: int, start: int, end: int) -> str:
@@ -509,29 +448,7 @@ def _excerpt(text: str, sentence_start: int, sentence_end: int, start: int, end:
     return head + text[low + 1 : high - 1] + tail
 
 
-class _Cues:
-    """Cues (sorted), indexed by start and by end, so that those near a number are found by
-    bisection: a text of a thousand metrics and as many numbers would otherwise cost their product."""
-
-    def __init__(self, cues: list[_Cue]) -> None:
-        self.cues = cues
-        self.starts = [cue.start for cue in cues]
-        # (end, -index): the last entry ending by a position is the first cue, in order, of those
-        # that end nearest before it.
-        self.by_end = sorted((cue.end, -k) for k, cue in enumerate(cues))
-
-    def starting_between(self, low: int, high: int) -> list[_Cue]:
-        return self.cues[bisect.bisect_left(self.starts, low) : bisect.bisect_right(self.starts, high)]
-
-    def ending_between(self, low: int, high: int) -> list[_Cue]:
-        first = bisect.bisect_left(self.by_end, (low, -len(self.cues)))
-        return [
-            self.cues[-minus_k]
-            for _, minus_k in self.by_end[first : bisect.bisect_right(self.by_end, (high, 1))]
-        ]
-
-
-def _joined_cue(text: str, cues: _Cues, start: int, end: int) -> str | None:
+def _joined_cue(text: str, cues: Cues, start: int, end: int) -> str | None:
     """The metric joined to [start, end) by a metric gap ("an F1 of 78.3", "0.87 AUC"): on each
     side the first joined one going away from the number, the nearer of the two winning, the one
     before on a tie. A metric merely nearby is not the number's: it is often another clause's."""
@@ -550,70 +467,6 @@ def _joined_cue(text: str, cues: _Cues, start: int, end: int) -> str | None:
     return cues.cues[min(ranked)[2]].name if ranked else None
 
 
-def _tied_datasets(
-    text: str,
-    found: list[tuple[int, int, float | None, str | None]],
-    datasets: _Cues,
-    sentence_starts: list[int],
-) -> list[str | None]:
-    """The dataset the sentence ties to each result, in order. Numbers listed together ("8.8% and
-    11.6% on A") share the dataset named right after them, or pair with a list of as many
-    datasets ("62% and 71% on A and B, respectively"); failing that, a dataset the clause opens
-    with ("On A, it reaches 76.2%") is theirs. A list of datasets the sentence does not pair with
-    its numbers ties none."""
-    tied: list[str | None] = [None] * len(found)
-    group_start = 0
-    for k in range(len(found)):
-        if k + 1 < len(found) and _LIST_GAP.fullmatch(text, found[k][1], found[k + 1][0]):
-            continue  # the next number is listed with this one: the group goes on
-        group = range(group_start, k + 1)
-        group_start = k + 1
-        listed = _datasets_listed_after(text, datasets, found[k][1])
-        if len(listed) == 1 or (len(listed) == len(group) and _RESPECTIVELY.match(text, listed[-1].end)):
-            for index, member in enumerate(group):
-                tied[member] = listed[min(index, len(listed) - 1)].name
-        elif not listed:
-            start = found[group[0]][0]
-            sentence_start = sentence_starts[max(0, bisect.bisect_right(sentence_starts, start) - 1)]
-            opening = _dataset_opening_clause(text, datasets, start, sentence_start)
-            for member in group:
-                tied[member] = opening
-    return tied
-
-
-def _datasets_listed_after(text: str, datasets: _Cues, end: int) -> list[_Cue]:
-    """The datasets a number ending at `end` is measured on: the first right after it (past a few
-    words of its metric and a preposition), and those listed with it."""
-    first = bisect.bisect_left(datasets.starts, end)
-    if first == len(datasets.cues) or datasets.starts[first] > end + _MAX_DATASET_GAP:
-        return []
-    if not _DATASET_GAP_AFTER.fullmatch(text, end, datasets.starts[first]):
-        return []
-    listed = [datasets.cues[first]]
-    for cue in islice(datasets.cues, first + 1, None):  # stops at the first cue not listed
-        if cue.start < listed[-1].end:
-            continue
-        if not _DATASET_LIST_GAP.fullmatch(text, listed[-1].end, cue.start):
-            break
-        listed.append(cue)
-    return listed
-
-
-def _dataset_opening_clause(text: str, datasets: _Cues, start: int, sentence_start: int) -> str | None:
-    """The dataset the clause of `start` opens with ("On A, ...", "...; for A it reaches 3%")."""
-    ended = bisect.bisect_right(datasets.by_end, (start, 1))
-    if not ended:
-        return None
-    cue = datasets.cues[-datasets.by_end[ended - 1][1]]
-    opener = _CLAUSE_OPENING.search(text, max(sentence_start, cue.start - 8), cue.start)
-    if cue.start < sentence_start or opener is None:
-        return None
-    opens = opener.start() == sentence_start or _CLAUSE_BREAK_BEFORE.search(
-        text, max(sentence_start, opener.start() - 3), opener.start()
-    )
-    return cue.name if opens and _DATASET_GAP_BEFORE.fullmatch(text, cue.end, start) else None
-
-
 def _clause(
     semicolons: list[int], start: int, end: int, sentence_start: int, sentence_end: int
 ) -> tuple[int, int]:
@@ -627,7 +480,7 @@ def _clause(
 
 
 def _compared(
-    text: str, systems: list[_System], clause_start: int, start: int, end: int, unit: str | None
+    text: str, systems: list[System], clause_start: int, start: int, end: int, unit: str | None
 ) -> str | None:
     """The systems (of the clause, sorted) a change [start, end) is measured against: named right
     after it ("2.1× faster than A", "+3% over A and B"), before it by a verb of comparison
@@ -646,18 +499,18 @@ def _compared(
         before = _COMPARED_BEFORE.search(text, max(0, start - _MAX_PHRASE), start)
         opening = _COMPARED_OPENING.match(text, clause_start)
         if before:
-            names = [s.name for s in _within(systems, before.start("systems"), before.end("systems"))]
+            names = [s.name for s in within(systems, before.start("systems"), before.end("systems"))]
         elif opening and (unit == "×" or text[start] == "+" or _COMPARATIVE_AFTER.match(text, end)):
-            names = [s.name for s in _within(systems, opening.start("systems"), opening.end())]
+            names = [s.name for s in within(systems, opening.start("systems"), opening.end())]
     return ", ".join(dict.fromkeys(names)) or None
 
 
-def _listed_after(text: str, systems: list[_System], first: _System) -> list[str]:
+def _listed_after(text: str, systems: list[System], first: System) -> list[str]:
     """The systems listed right after the first one compared ("than A, B and C")."""
     listed = []
     position = first.end
     for system in systems:
-        if system.start > position and _LIST_GAP.fullmatch(text, position, system.start):
+        if system.start > position and NUMBER_LIST_GAP.fullmatch(text, position, system.start):
             listed.append(system.name)
             position = system.end
     return listed

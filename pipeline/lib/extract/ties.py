@@ -1,0 +1,149 @@
+"""What a sentence ties to a number: the cues (metric, dataset and system mentions) near it, found
+by bisection, and the dataset a result is measured on.
+
+results.py finds the numbers, and their metric and compared systems, with these.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from itertools import islice
+from typing import NamedTuple, TypeVar
+
+# "a BLEU of 32.8 and 15.1", "MAE/RMSE of 2.43 / 4.73": the next score of a list.
+NUMBER_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+|or\s+|/\s*|vs\.?\s+|versus\s+)", re.IGNORECASE)
+# Between a number and the dataset it is measured on: a few words of its metric, then a preposition.
+_DATASET_GAP_AFTER = re.compile(
+    r"(?:\s*\(|(?:\s+[^\W\d][\w@-]*){0,4}\s+(?:on|in|across|of)\s+(?:the\s+)?"
+    r"(?:(?:challenging|popular|standard|widely[- ]used|public|real-world)\s+)?)"
+)
+_MAX_DATASET_GAP = 60
+# A dataset that opens a clause: "On ImageNet, ...", "For COCO, ...".
+_CLAUSE_OPENING = re.compile(r"\b(?:[Oo]n|[Ff]or|[Ii]n)\s+(?:the\s+)?$")
+_CLAUSE_BREAK_BEFORE = re.compile(r"[;:]\s*$")
+_DATASET_GAP_BEFORE = re.compile(r"(?:\s+(?:dataset|benchmark)s?)?,?\s(?:[^;.]|\.\d){0,150}")
+_DATASET_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/\s*)(?:the\s+)?")
+_RESPECTIVELY = re.compile(r"(?:\s+(?:datasets?|benchmarks?))?,?\s+respectively\b")
+
+
+class Cue(NamedTuple):
+    start: int
+    end: int
+    name: str
+
+
+class System(NamedTuple):
+    """A mention of a compared system, sorted by start; index is its place among the mentions."""
+
+    start: int
+    index: int
+    end: int
+    name: str
+
+
+Span = TypeVar("Span", Cue, System)
+
+
+def within(spans: list[Span], start: int, end: int) -> list[Span]:
+    """The cues or systems (sorted) inside [start, end): bisected, as a text of many sentences and
+    many cues would otherwise cost their product."""
+    inside = spans[bisect.bisect_left(spans, (start,)) : bisect.bisect_left(spans, (end + 1,))]
+    return [span for span in inside if span.end <= end]
+
+
+def beside(mentions: list[Cue], builtin: list[Cue]) -> list[Cue]:
+    """The mentions (sorted, apart) and the built-in cues that overlap none of them, sorted."""
+    starts = [mention.start for mention in mentions]
+    kept = list(mentions)
+    for cue in builtin:
+        before = bisect.bisect_left(starts, cue.end)  # the mentions starting before the cue ends
+        if not before or mentions[before - 1].end <= cue.start:
+            kept.append(cue)
+    return sorted(kept)
+
+
+class Cues:
+    """Cues (sorted), indexed by start and by end, so that those near a number are found by
+    bisection: a text of a thousand metrics and as many numbers would otherwise cost their product."""
+
+    def __init__(self, cues: list[Cue]) -> None:
+        self.cues = cues
+        self.starts = [cue.start for cue in cues]
+        # (end, -index): the last entry ending by a position is the first cue, in order, of those
+        # that end nearest before it.
+        self.by_end = sorted((cue.end, -k) for k, cue in enumerate(cues))
+
+    def starting_between(self, low: int, high: int) -> list[Cue]:
+        return self.cues[bisect.bisect_left(self.starts, low) : bisect.bisect_right(self.starts, high)]
+
+    def ending_between(self, low: int, high: int) -> list[Cue]:
+        first = bisect.bisect_left(self.by_end, (low, -len(self.cues)))
+        return [
+            self.cues[-minus_k]
+            for _, minus_k in self.by_end[first : bisect.bisect_right(self.by_end, (high, 1))]
+        ]
+
+
+def tied_datasets(
+    text: str,
+    found: list[tuple[int, int, float | None, str | None]],
+    datasets: Cues,
+    sentence_starts: list[int],
+) -> list[str | None]:
+    """The dataset the sentence ties to each result, in order. Numbers listed together ("8.8% and
+    11.6% on A") share the dataset named right after them, or pair with a list of as many
+    datasets ("62% and 71% on A and B, respectively"); failing that, a dataset the clause opens
+    with ("On A, it reaches 76.2%") is theirs. A list of datasets the sentence does not pair with
+    its numbers ties none."""
+    tied: list[str | None] = [None] * len(found)
+    group_start = 0
+    for k in range(len(found)):
+        if k + 1 < len(found) and NUMBER_LIST_GAP.fullmatch(text, found[k][1], found[k + 1][0]):
+            continue  # the next number is listed with this one: the group goes on
+        group = range(group_start, k + 1)
+        group_start = k + 1
+        listed = _datasets_listed_after(text, datasets, found[k][1])
+        if len(listed) == 1 or (len(listed) == len(group) and _RESPECTIVELY.match(text, listed[-1].end)):
+            for index, member in enumerate(group):
+                tied[member] = listed[min(index, len(listed) - 1)].name
+        elif not listed:
+            start = found[group[0]][0]
+            sentence_start = sentence_starts[max(0, bisect.bisect_right(sentence_starts, start) - 1)]
+            opening = _dataset_opening_clause(text, datasets, start, sentence_start)
+            for member in group:
+                tied[member] = opening
+    return tied
+
+
+def _datasets_listed_after(text: str, datasets: Cues, end: int) -> list[Cue]:
+    """The datasets a number ending at `end` is measured on: the first right after it (past a few
+    words of its metric and a preposition), and those listed with it."""
+    first = bisect.bisect_left(datasets.starts, end)
+    if first == len(datasets.cues) or datasets.starts[first] > end + _MAX_DATASET_GAP:
+        return []
+    if not _DATASET_GAP_AFTER.fullmatch(text, end, datasets.starts[first]):
+        return []
+    listed = [datasets.cues[first]]
+    for cue in islice(datasets.cues, first + 1, None):  # stops at the first cue not listed
+        if cue.start < listed[-1].end:
+            continue
+        if not _DATASET_LIST_GAP.fullmatch(text, listed[-1].end, cue.start):
+            break
+        listed.append(cue)
+    return listed
+
+
+def _dataset_opening_clause(text: str, datasets: Cues, start: int, sentence_start: int) -> str | None:
+    """The dataset the clause of `start` opens with ("On A, ...", "...; for A it reaches 3%")."""
+    ended = bisect.bisect_right(datasets.by_end, (start, 1))
+    if not ended:
+        return None
+    cue = datasets.cues[-datasets.by_end[ended - 1][1]]
+    opener = _CLAUSE_OPENING.search(text, max(sentence_start, cue.start - 8), cue.start)
+    if cue.start < sentence_start or opener is None:
+        return None
+    opens = opener.start() == sentence_start or _CLAUSE_BREAK_BEFORE.search(
+        text, max(sentence_start, opener.start() - 3), opener.start()
+    )
+    return cue.name if opens and _DATASET_GAP_BEFORE.fullmatch(text, cue.end, start) else None
