@@ -11,7 +11,8 @@
 Why two: the rules of both were tuned against their own notion, and corpus abstracts split
 differently under them (an ending 'etc. and', a '."' before the next sentence, a lower-case
 opening after a full stop); one notion for both changes the mentions or the results
-(`benchmarks/extraction/corpus_snapshot.py --compare` tells). Both are declared here, next to each other, so a change to either is made in one place.
+(`benchmarks/extraction/corpus_snapshot.py --compare` tells). Both are declared here, next to
+each other, so a change to either is made in one place.
 """
 
 from __future__ import annotations
