@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import shutil
 import sys
 import tempfile
@@ -11,17 +12,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import dagster as dg
-import polars as pl
 
 from pipeline.definitions import build_definitions
 from pipeline.defs.automation import build_tables, contiguous_blocks, ingest_files, range_tags
-from pipeline.defs.ingest import SEED_FILES, STAMP_PART, seed_file
+from pipeline.defs.ingest import SEED_FILES, file_dir, seed_file
 from pipeline.defs.resources import BUILD_LOCK_TAG, partition_dir, partition_root
-from pipeline.lib.assemble import file_version
+from pipeline.lib.filemap import stale_files
 from pipeline.lib.parse import seed_paths
 from pipeline.lib.publish import build_lock
-from pipeline.lib.readers.entries import file_digest, file_name, inspect, partition_key
-from pipeline.lib.readers.mapping import load_mappings
+from pipeline.lib.readers.entries import inspect, partition_key
 
 # Told of each run before it starts: (value of its RUN_TAG, what it does, how many steps it has).
 RunWatcher = Callable[[str, str, int], None]
@@ -70,26 +69,6 @@ def _failure_reason(result: dg.ExecutionResult) -> str:
             message = " ".join((cause.message or "").split())
             return f"step {event.step_key} failed: {message}"
     return "the warehouse asset was not materialised"
-
-
-def _stale_files(warehouse_dir: Path, seeds_dir: Path, keys: list[str]) -> set[str]:
-    """Files whose staged parse is missing, older than the readers, the parser or the user's mapping
-    of the file, or of other bytes than on disk. An entry that is not read (a FIFO, a link out of
-    the directory ...) is never opened: it is parsed again, which costs nothing and records why."""
-    mappings = load_mappings(seeds_dir)
-    stale = set()
-    for key in keys:
-        name = file_name(key)
-        stamp_path = partition_dir(warehouse_dir, seed_file.key, key) / f"{STAMP_PART}.parquet"
-        stamp = pl.read_parquet(stamp_path, glob=False).row(0, named=True) if stamp_path.exists() else {}
-        digest = file_digest(seeds_dir / name, seeds_dir)
-        if (
-            digest is None
-            or stamp.get("sha256") != digest
-            or stamp.get("preparation_version") != file_version(name, mappings)
-        ):
-            stale.add(key)
-    return stale
 
 
 def _prune_staged_files(warehouse_dir: Path, names: list[str]) -> None:
@@ -176,7 +155,7 @@ def _locked_build(
     names = [partition_key(path.name) for path in seed_paths(seeds_dir)]
     ordered = _sync_partitions(instance, names)
     _prune_staged_files(warehouse_dir, names)
-    stale = _stale_files(warehouse_dir, seeds_dir, names)
+    stale = stale_files(seeds_dir, names, functools.partial(file_dir, warehouse_dir))
 
     def execute(job_name: str, label: str, tags: dict | None = None) -> dg.ExecutionResult:
         # execute_job, not execute_in_process: the latter keeps every step's output (a frame of up

@@ -1,12 +1,14 @@
-"""Jobs and the sensor that watches the seeds directory: a new or changed file is parsed on its own."""
+"""Jobs and the sensor that watches the seeds directory: a new or changed file is mapped on its own."""
 
+import functools
 import hashlib
 import json
 
 import dagster as dg
 
-from pipeline.defs.ingest import SEED_FILES, seed_file
+from pipeline.defs.ingest import SEED_FILES, file_dir, seed_file
 from pipeline.defs.resources import WarehousePaths
+from pipeline.lib.filemap import stale_files
 from pipeline.lib.parse import seed_paths
 from pipeline.lib.readers import entries
 
@@ -50,27 +52,46 @@ def range_tags(first: str, last: str) -> dict[str, str]:
     default_status=dg.DefaultSensorStatus.RUNNING,
 )
 def seed_files_sensor(context: dg.SensorEvaluationContext, paths: WarehousePaths):
-    """Adds a partition per new input file, removes those of deleted files, and parses what changed."""
-    current = {entries.partition_key(path.name): entries.stamp(path) for path in seed_paths(paths.seeds())}
-    seen = json.loads(context.cursor) if context.cursor else {}
+    """Adds a partition per new input file, removes those of deleted files, and maps the stale ones:
+    stale by the rule `papers build` uses (the content digest and code version of each file's parts).
+
+    The cursor keeps each file's digest with its status (size, inode, modification and change
+    times): a file whose status did not change is not hashed again on the next tick. Writing a
+    file changes its change time, which no program can set back, so no edit goes unseen.
+    """
+    seeds, warehouse = paths.seeds(), paths.warehouse()
+    files = {entries.partition_key(path.name): path for path in seed_paths(seeds)}
+    known = json.loads(context.cursor) if context.cursor else {}
+    digests: dict[str, list] = {}
+
+    def digest(path):
+        key = entries.partition_key(path.name)
+        status = entries.stamp(path)
+        if known.get(key, [None])[0] != status:
+            known[key] = [status, entries.file_digest(path, seeds)]
+        digests[key] = known[key]
+        return known[key][1]
+
+    stale = stale_files(seeds, sorted(files), functools.partial(file_dir, warehouse), digest)
     registered = context.instance.get_dynamic_partitions(SEED_FILES.name)
-    added = sorted(set(current) - set(registered))
-    removed = sorted(set(registered) - set(current))
-    changed = {name for name, stamp in current.items() if seen.get(name) != stamp}
-    ordered = [key for key in registered if key in current] + added
+    added = sorted(set(files) - set(registered))
+    removed = sorted(set(registered) - set(files))
+    ordered = [key for key in registered if key in files] + added
     run_requests = [
         dg.RunRequest(
-            run_key=f"ingest:{first}:{last}:{current[first]}:{current[last]}",
+            # Requested again on every tick until its map has run: the key makes that one run.
+            run_key=f"ingest:{first}:{last}:{digests[first][1]}:{digests[last][1]}",
             job_name=ingest_files.name,
             tags=range_tags(first, last),
         )
-        for first, last in contiguous_blocks(ordered, changed)
+        for first, last in contiguous_blocks(ordered, stale)
     ]
     if run_requests or removed:
-        # The run queue starts runs in order, so the tables are built after the files are parsed.
-        stamp = hashlib.sha256(json.dumps(current, sort_keys=True).encode()).hexdigest()[:16]
+        # The run queue starts runs in order, so the tables are built after the files are mapped.
+        contents = {key: value[1] for key, value in digests.items()}
+        stamp = hashlib.sha256(json.dumps(contents, sort_keys=True).encode()).hexdigest()[:16]
         run_requests.append(dg.RunRequest(run_key=f"tables:{stamp}", job_name=build_tables.name))
-    context.update_cursor(json.dumps(current, sort_keys=True))
+    context.update_cursor(json.dumps(digests, sort_keys=True))
     return dg.SensorResult(
         run_requests=run_requests,
         dynamic_partitions_requests=[

@@ -6,7 +6,7 @@ import dagster as dg
 import polars as pl
 
 from pipeline.defs.metadata import frame_metadata
-from pipeline.defs.resources import COLUMNS, LAZY, STAGING_DIR, WarehousePaths
+from pipeline.defs.resources import LAZY, PATHS
 from pipeline.lib.assemble import (
     MATCH_COLUMNS,
     canonical_papers,
@@ -16,6 +16,8 @@ from pipeline.lib.assemble import (
     match_documents,
 )
 from pipeline.lib.dedup import summarise
+from pipeline.lib.filemap import SIGNATURES_PART
+from pipeline.lib.readers.entries import file_name
 
 GROUP = "dedup"
 
@@ -39,32 +41,32 @@ GROUP = "dedup"
     ins={
         # Lazy: only the columns matching needs are loaded; the texts are streamed into the outputs.
         "raw_documents": dg.AssetIn(metadata={LAZY: True}),
-        "input_files": dg.AssetIn(metadata={COLUMNS: ["source_file", "sha256"]}),
         # Records without an abstract still describe the paper that shares their id.
         "rejects": dg.AssetIn(metadata={LAZY: True}),
+        # Each file's signatures, made by its map.
+        "seed_file": dg.AssetIn(metadata={PATHS: True}),
     },
 )
 def deduplicate_documents(
     context: dg.AssetExecutionContext,
-    paths: WarehousePaths,
     raw_documents: pl.LazyFrame,
-    input_files: pl.DataFrame,
     rejects: pl.LazyFrame,
+    seed_file: dict,
 ):
     """Merge exact duplicates by normalised hash and near duplicates by verified MinHash LSH, then
     occurrences across sources by shared ids and titles; fuse each paper's title, authors and ids.
 
-    The texts of an input file whose bytes did not change since the last run are not signed again:
-    their signatures are kept under the staging directory.
+    The texts were signed by each file's map: only a file without its signatures is signed here.
     """
     started = time.perf_counter()
     occurrences = raw_documents.select(MATCH_COLUMNS).collect()
-    file_digests = dict(input_files.iter_rows())
-    kept = paths.warehouse() / STAGING_DIR / "dedup_signatures"
-    signatures, signed = file_signatures(occurrences, file_digests, kept)
+    staged = {
+        file_name(key): parts[SIGNATURES_PART] for key, parts in seed_file.items() if SIGNATURES_PART in parts
+    }
+    signatures, signed = file_signatures(occurrences, staged)
     context.log.info(
-        f"signed the texts of {len(signed)} of {len(file_digests)} files in "
-        f"{time.perf_counter() - started:.1f}s; the others' signatures were kept from the last run"
+        f"read the signatures of {len(staged)} files in {time.perf_counter() - started:.1f}s; "
+        f"signed {len(signed)} files' texts here"
     )
     matches = match_documents(occurrences, signatures)
     del occurrences, signatures

@@ -7,9 +7,12 @@ import dagster as dg
 import polars as pl
 
 from pipeline.defs.metadata import PREVIEW_ROWS, frame_metadata, markdown_preview
-from pipeline.defs.resources import LAZY, STAGING_DIR, WarehousePaths
+from pipeline.defs.resources import LAZY, PATHS, WarehousePaths
 from pipeline.lib.assemble import papers_table
-from pipeline.lib.extract import LIMITS, extract_all, load_paper_rows, save_paper_rows
+from pipeline.lib.extract import LIMITS, TEXT_KEY, TextRows, assemble, extract_texts
+from pipeline.lib.filemap import StagedFile, file_version, gathered_rows, missing_texts
+from pipeline.lib.readers.entries import file_name
+from pipeline.lib.readers.mapping import load_mappings
 
 GROUP = "extract"
 TOP_ENTITIES = 15
@@ -46,38 +49,46 @@ def _mention_summary(mentions: pl.DataFrame, entities: pl.DataFrame) -> dict:
             kinds={"python", "polars"},
         ),
     },
-    # Lazy, and not the raw abstracts or occurrences: at a million papers they are gigabytes this
-    # step never reads, and extract_all lets the clean texts go once it has extracted them.
-    ins={"canonical_papers": dg.AssetIn(metadata={LAZY: True})},
+    # Lazy, and not the raw abstracts: at a million papers they are gigabytes this step never reads;
+    # the clean texts are read only for corpus knowledge and for a text no file's map extracted.
+    ins={
+        "canonical_papers": dg.AssetIn(metadata={LAZY: True}),
+        # The rows of the texts each file's map extracted.
+        "seed_file": dg.AssetIn(metadata={PATHS: True}),
+    },
 )
 def extract_entities(
-    context: dg.AssetExecutionContext, paths: WarehousePaths, canonical_papers: pl.LazyFrame
+    context: dg.AssetExecutionContext,
+    paths: WarehousePaths,
+    canonical_papers: pl.LazyFrame,
+    seed_file: dict,
 ):
-    """Find abbreviations, proposed and referenced entities, links and numeric results in every paper.
+    """Give every paper the abbreviations, entities, links and numeric results its text holds, and
+    build the catalog of entities over all papers.
 
-    Papers whose clean abstract (and the extraction code) did not change since the last run reuse
-    that run's rows, kept under the staging directory; only the catalog is built over all papers.
+    Each file's map extracted its texts already: this step gathers their rows, extracts only a
+    text whose file's map did not (its owner went), and reads no other abstract but to find names
+    another paper proposed.
     """
     started = time.perf_counter()
-    kept_rows = paths.warehouse() / STAGING_DIR / "extraction_rows"
-
-    def log_progress(done: int, total: int) -> None:
-        rate = done / max(time.perf_counter() - started, 1e-9)
-        context.log.info(f"extracted {done:,}/{total:,} papers ({rate:,.0f} papers/s)")
-
+    mappings = load_mappings(paths.seeds())
+    files = [
+        StagedFile(parts)
+        for key, parts in sorted(seed_file.items())
+        if StagedFile(parts).current(file_version(file_name(key), mappings))
+    ]
     texts = canonical_papers.select("paper_id", "abstract_clean")
-    extraction = extract_all(
-        texts,
-        workers=os.cpu_count() or 1,
-        progress=log_progress,
-        previous=load_paper_rows(kept_rows),
-    )
-    save_paper_rows(extraction.paper_rows, kept_rows)
+    papers = canonical_papers.select("paper_id", TEXT_KEY).collect()
+    rows, held = gathered_rows(files)
+    missing = missing_texts(papers, held, texts)
+    if missing.height:
+        rows = TextRows.concat([rows, extract_texts(missing, workers=os.cpu_count() or 1)])
+    extraction = assemble(papers, rows, texts)
     summary = _mention_summary(extraction.mentions, extraction.entities)
     n_papers = extraction.paper_annotations.height
     context.log.info(
-        f"{n_papers} papers ({extraction.reused_papers} reused from the last run): "
-        f"{extraction.mentions.height} mentions, "
+        f"{n_papers} papers from the rows of {len(files)} files' maps, {missing.height} texts extracted "
+        f"here, in {time.perf_counter() - started:.1f}s: {extraction.mentions.height} mentions, "
         f"{extraction.entities.height} entities, {extraction.results.height} results"
     )
     # How many papers a limit of extraction cut short, visible without reading the kept rows.
@@ -85,11 +96,7 @@ def extract_entities(
     context.log.info(f"papers cut short by extraction's limits: {capped}")
     for name in _TABLE_DESCRIPTIONS:
         frame = getattr(extraction, name)
-        extra = (
-            {**summary, **capped, "papers_reused_from_last_run": extraction.reused_papers}
-            if name == "mentions"
-            else {}
-        )
+        extra = {**summary, **capped, "texts_extracted_here": missing.height} if name == "mentions" else {}
         yield dg.Output(frame, name, metadata=frame_metadata(frame, name, **extra))
     annotations = extraction.paper_annotations
     without = annotations.filter(pl.col("proposed_methods").list.len() == 0)

@@ -10,20 +10,49 @@ import polars as pl
 
 from pipeline.defs.metadata import frame_metadata
 from pipeline.defs.resources import PATHS, LinkedParts, WarehousePaths, partition_dir, stage_partition
-from pipeline.lib.assemble import PrepareJob, file_version, preparation_version, prepare_files
+from pipeline.lib.assemble import PrepareJob
+from pipeline.lib.extract import TEXT_KEY
+from pipeline.lib.filemap import (
+    EXTRACTED_PART,
+    SIGNATURES_PART,
+    STAMP_PART,
+    TEXT_KEYS_PART,
+    StagedFile,
+    claim_texts,
+    code_version,
+    extract_owned,
+    file_version,
+    local_executor,
+    map_in_order,
+    owned_texts,
+    read_and_sign,
+)
 from pipeline.lib.inputs import PREPARED_DOCUMENT_SCHEMA
 from pipeline.lib.readers.entries import file_name
 from pipeline.lib.readers.mapping import load_mappings
 from pipeline.lib.schema import INPUT_FILES, REJECTS
 
 GROUP = "ingest"
-# Per file, beside its parts: the bytes' digest and the parser version it was prepared with.
-STAMP_PART = "stamp"
 DOCUMENTS_PART = "documents.parquet"
 SEED_FILES = dg.DynamicPartitionsDefinition(name="seed_files")
 # backfill_policy is marked beta in dagster 1.13; it is what runs many files in one run, so we use it
 # knowingly and keep the warning off users' terminals.
 warnings.filterwarnings("ignore", message=".*backfill_policy.*", category=dg.BetaWarning)
+
+
+def file_dir(warehouse: Path, key: str) -> Path:
+    """Where one input file's parts are staged."""
+    return partition_dir(warehouse, seed_file.key, key)
+
+
+def staged_files(warehouse: Path, asset_key: dg.AssetKey, keys: list[str]) -> dict[str, StagedFile]:
+    """The parts staged for these files, by partition key."""
+    files = {}
+    for key in keys:
+        directory = partition_dir(warehouse, asset_key, key)
+        parts = directory.glob("*.parquet") if directory.is_dir() else ()
+        files[key] = StagedFile({part.stem: part for part in parts})
+    return files
 
 
 @dg.asset(
@@ -32,46 +61,81 @@ warnings.filterwarnings("ignore", message=".*backfill_policy.*", category=dg.Bet
     partitions_def=SEED_FILES,
     # A backfill of many files is one run, and the files are spread over the machine's cores.
     backfill_policy=dg.BackfillPolicy.single_run(),
-    code_version=preparation_version(),
+    code_version=code_version(),
 )
 def seed_file(context: dg.AssetExecutionContext, paths: WarehousePaths) -> dict:
     """One input file read by the reader of its format (text, CSV, JSON, BibTeX, Parquet ...), its
-    abstracts cleaned; every record a document or a reject."""
+    abstracts cleaned and signed for dedup, and the texts no other file gave extracted; every record
+    a document or a reject."""
     keys = sorted(context.partition_keys)
     started = time.perf_counter()
-    seeds = paths.seeds()
+    seeds, warehouse = paths.seeds(), paths.warehouse()
     mappings = load_mappings(seeds)
-    staged, n_documents, n_rejects = {}, 0, 0
-    # Each file's documents are written to their staged place by the worker that reads them.
-    staging = {key: partition_dir(paths.warehouse(), context.asset_key, key) for key in keys}
+    staging = {key: partition_dir(warehouse, context.asset_key, key) for key in keys}
     jobs = [
         PrepareJob(seeds / file_name(key), seeds, staging[key] / DOCUMENTS_PART, mappings) for key in keys
     ]
-    prepared = prepare_files(jobs, workers=os.cpu_count() or 1)
-    for key, p in zip(keys, prepared, strict=True):
-        parts = {
-            "rejects": p.rejects,
-            "input_file": p.files,
-            STAMP_PART: p.files.select(
-                "sha256", preparation_version=pl.lit(file_version(file_name(key), mappings))
-            ),
-        }
-        # The documents are staged already, written by the worker batch by batch.
-        staged[key] = {
-            **stage_partition(paths.warehouse(), context.asset_key, key, parts),
-            "documents": p.documents,
-        }
-        n_documents += int(p.files["n_documents"][0])
-        n_rejects += p.rejects.height
-        rate = n_documents / max(time.perf_counter() - started, 1e-9)
-        context.log.info(f"parsed {len(staged)}/{len(keys)} files, {n_documents:,} documents ({rate:,.0f}/s)")
+    for directory in staging.values():
+        # Mapped again: until its new stamp is written last, none of its parts count as current.
+        (directory / f"{STAMP_PART}.parquet").unlink(missing_ok=True)
+    staged, n_documents, n_rejects = {}, 0, 0
+    with local_executor(os.cpu_count() or 1) as executor:
+        # Read, clean and sign: the workers write each file's documents, signatures and text keys.
+        for key, mapped in zip(keys, map_in_order(read_and_sign, jobs, executor), strict=True):
+            parts = {"rejects": mapped.parsed.rejects, "input_file": mapped.parsed.files}
+            staged[key] = {
+                **stage_partition(warehouse, context.asset_key, key, parts),
+                "documents": mapped.parsed.documents,
+                SIGNATURES_PART: mapped.signatures,
+                TEXT_KEYS_PART: mapped.text_keys,
+            }
+            n_documents += int(mapped.parsed.files["n_documents"][0])
+            n_rejects += mapped.parsed.rejects.height
+            rate = n_documents / max(time.perf_counter() - started, 1e-9)
+            context.log.info(
+                f"read {len(staged)}/{len(keys)} files, {n_documents:,} documents ({rate:,.0f}/s)"
+            )
+        read_seconds = time.perf_counter() - started
+        # Extract: each file the texts that no other file's current parts hold.
+        others = sorted(set(context.instance.get_dynamic_partitions(SEED_FILES.name)) - set(keys))
+        held = [
+            staged_file.parts[EXTRACTED_PART]
+            for key, staged_file in staged_files(warehouse, context.asset_key, others).items()
+            if EXTRACTED_PART in staged_file.parts
+            and staged_file.current(file_version(file_name(key), mappings))
+        ]
+        known = (
+            pl.concat([pl.scan_parquet(path, glob=False) for path in held]).collect()
+            if held
+            else pl.DataFrame(schema={TEXT_KEY: pl.String})
+        )
+        owned = claim_texts([(key, staged[key][TEXT_KEYS_PART]) for key in keys], known)
+        n_extracted = 0
+        for key in keys:
+            texts = owned_texts(staged[key]["documents"], staged[key][TEXT_KEYS_PART], owned[key])
+            parts = extract_owned(texts, executor)
+            n_extracted += texts.height
+            # The stamp last: parts of a file whose map did not finish are never taken as current.
+            stamp = mapped_stamp(staged[key], file_version(file_name(key), mappings))
+            staged[key].update(
+                stage_partition(warehouse, context.asset_key, key, {**parts, STAMP_PART: stamp})
+            )
     elapsed = time.perf_counter() - started
     context.log.info(
-        f"parsed and cleaned {len(keys)} files, {n_documents} documents in {elapsed:.1f}s "
-        f"({n_documents / max(elapsed, 1e-9):,.0f} documents/s)"
+        f"mapped {len(keys)} files, {n_documents} documents in {elapsed:.1f}s: read and signed in "
+        f"{read_seconds:.1f}s ({n_documents / max(read_seconds, 1e-9):,.0f} documents/s), "
+        f"{n_extracted:,} texts no other file gave extracted in {elapsed - read_seconds:.1f}s"
     )
-    context.add_output_metadata({"files": len(keys), "documents": n_documents, "rejects": n_rejects})
+    context.add_output_metadata(
+        {"files": len(keys), "documents": n_documents, "rejects": n_rejects, "texts_extracted": n_extracted}
+    )
     return staged
+
+
+def mapped_stamp(parts: dict, version: str) -> pl.DataFrame:
+    """sha256 of the file's bytes (from its inventory row) and the version its parts were made with."""
+    inventory = pl.read_parquet(parts["input_file"], columns=["sha256"], glob=False)
+    return inventory.select("sha256", version=pl.lit(version))
 
 
 def _concat(parts: list[Path], empty: pl.DataFrame) -> pl.LazyFrame:

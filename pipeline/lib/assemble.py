@@ -2,26 +2,24 @@
 
 from __future__ import annotations
 
-import hashlib
-import inspect
-from collections.abc import Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from multiprocessing import get_context
 from pathlib import Path
 
 import polars as pl
 
 from pipeline.lib import clean, inputs, parse
 from pipeline.lib.clean import clean_abstract, normalise_whitespace
-from pipeline.lib.dedup import Signatures, deduplicate, sign_texts, signature_version
+from pipeline.lib.dedup import Signatures, deduplicate, sign_texts
+from pipeline.lib.extract import text_keys
 from pipeline.lib.fusion import FUSED_FIELDS, LIST_FIELDS, fuse_papers
 from pipeline.lib.inputs import ParsedSeeds, read_file
 from pipeline.lib.merge import merge_occurrences
 from pipeline.lib.readers import bibtex, entries, fields, jsonfiles, mapping, read, records, shapes, tables
 from pipeline.lib.readers.mapping import FileMapping, load_mappings
 from pipeline.lib.schema import DOCUMENTS, PAPER_CONFLICTS, PAPERS, STRONG_IDS
+from pipeline.lib.versions import source_digest
 
 
 def with_clean_text(raw_documents: pl.DataFrame) -> pl.DataFrame:
@@ -43,16 +41,8 @@ READER_MODULES = (bibtex, entries, fields, jsonfiles, mapping, read, records, sh
 
 @cache
 def preparation_version() -> str:
-    """Changes whenever a reader, the parser or the cleaner changes, so cached per-file results go stale."""
-    modules = (parse, clean, inputs, *READER_MODULES)
-    sources = "".join(inspect.getsource(module) for module in modules)
-    return hashlib.sha256(sources.encode()).hexdigest()[:16]
-
-
-def file_version(name: str, mappings: Mapping[str, FileMapping]) -> str:
-    """The version a file's staged parse must have: the code's, and the user's mapping of the file."""
-    mapping = mappings.get(name)
-    return preparation_version() if mapping is None else f"{preparation_version()}+{mapping.digest()}"
+    """Changes whenever a reader, the parser or the cleaner changes, so staged per-file results go stale."""
+    return source_digest((parse, clean, inputs, *READER_MODULES))
 
 
 @dataclass(frozen=True)
@@ -71,19 +61,6 @@ def prepare_file(job: PrepareJob | Path) -> ParsedSeeds:
         job = PrepareJob(job, job.parent)
     mappings = load_mappings(job.seeds_dir) if job.mappings is None else job.mappings
     return read_file(job.path, job.seeds_dir, mappings, with_clean_text, job.target)
-
-
-def prepare_files(jobs: list[PrepareJob], workers: int = 1) -> Iterator[ParsedSeeds]:
-    """prepare_file for many files, in order, in `workers` processes when there is more than one
-    file; a generator, so that a caller can store each file and let it go before the next."""
-    if workers > 1 and len(jobs) > 1:
-        # Spawned, not forked: a fork of a process whose polars thread pool is running can deadlock.
-        with ProcessPoolExecutor(
-            max_workers=min(workers, len(jobs)), mp_context=get_context("spawn")
-        ) as pool:
-            yield from pool.map(prepare_file, jobs)
-    else:
-        yield from map(prepare_file, jobs)
 
 
 # The columns of the occurrences that deduplication and merging read: not the raw texts, which
@@ -118,38 +95,23 @@ def match_documents(occurrences: pl.DataFrame, signatures: Signatures | None = N
     )
 
 
-def file_signatures(
-    occurrences: pl.DataFrame, file_digests: Mapping[str, str], directory: Path
-) -> tuple[Signatures, list[str]]:
+def file_signatures(occurrences: pl.DataFrame, staged: Mapping[str, Path]) -> tuple[Signatures, list[str]]:
     """The dedup signatures of the occurrences (columns MATCH_COLUMNS) in file order, and the files
-    whose texts were signed afresh.
-
-    Each file's signatures are kept in `directory` under the digest of its bytes and the versions
-    of the cleaner and of dedup: same bytes, same clean texts, same signatures. A file whose
-    signatures are there is not signed again; files no longer given are dropped from it.
-    """
+    whose texts were signed here: those without a part in `staged` (source file to the signatures
+    its map wrote, in the order of its documents' ordinals) or with one that is not of their texts."""
     ordered = _file_ordered(occurrences)
-    version = f"{preparation_version()}-{signature_version()}"
     texts = ordered.get_column("abstract_clean")
     signatures = Signatures.empty(ordered.height)
-    signed, kept = [], set()
+    signed = []
     start = 0
     for length, name in ordered.select(pl.col("source_file").rle()).unnest("source_file").iter_rows():
-        digest = file_digests.get(name)
-        path = directory / f"{digest}-{version}.npz" if digest else None
-        part = Signatures.load(path, length) if path else None
-        if part is None:
+        path = staged.get(name)
+        part = Signatures.read(path) if path is not None else None
+        if part is None or len(part) != length:
             part = sign_texts(texts.slice(start, length))
             signed.append(name)
-            if path:
-                part.save(path)
-        if path:
-            kept.add(path.name)
         signatures.put(start, part)
         start += length
-    for stale in directory.glob("*.npz") if directory.is_dir() else ():
-        if stale.name not in kept:
-            stale.unlink(missing_ok=True)
     return signatures, signed
 
 
@@ -259,7 +221,8 @@ def fused_fields(
 
 def canonical_papers(occurrences: pl.LazyFrame, matches: pl.DataFrame, fused: pl.DataFrame) -> pl.LazyFrame:
     """One row per paper from its canonical occurrence, in the file order of those, with its fused
-    fields; entity columns are added by extraction."""
+    fields and the key of its clean text (`text_key`, by which extraction finds the rows that
+    the file maps staged); entity columns are added by extraction."""
     per_paper = matches.group_by("paper_id").agg(
         n_documents=pl.len(),
         source_files=pl.col("source_file").unique().sort(),
@@ -272,7 +235,10 @@ def canonical_papers(occurrences: pl.LazyFrame, matches: pl.DataFrame, fused: pl
     return (
         _in_file_order(occurrences, canonical)
         .select("paper_id", "abstract", "abstract_clean", "n_documents", "source_files")
-        .with_columns(word_count=pl.col("abstract_clean").str.count_matches(r"\S+"))
+        .with_columns(
+            word_count=pl.col("abstract_clean").str.count_matches(r"\S+"),
+            text_key=pl.col("abstract_clean").map_batches(text_keys, return_dtype=pl.String),
+        )
         .join(fused.lazy(), on="paper_id", how="left", maintain_order="left")
         .select("paper_id", "venue", "year", pl.all().exclude("paper_id", "venue", "year"))
     )

@@ -77,7 +77,6 @@ import hashlib
 import os
 import re
 import unicodedata
-import zipfile
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
@@ -87,6 +86,9 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pyarrow as pa
+import pyarrow.parquet as pq
+
+from pipeline.lib.versions import source_digest
 
 SHINGLE_SIZE = 2
 NUM_PERM = 128
@@ -158,26 +160,44 @@ class Signatures:
     def __len__(self) -> int:
         return len(self.digests)
 
-    def save(self, path: Path) -> None:
-        """Written to a temporary name and renamed, so a reader finds the whole file or none."""
-        path.parent.mkdir(parents=True, exist_ok=True)
+    def to_arrow(self) -> pa.Table:
+        """One row per text, the sketch and band keys as fixed-size binary: a file's signatures are
+        a Parquet part beside its documents, read back as arrays without a copy per value."""
+        n_texts = len(self)
+        band_keys = np.ascontiguousarray(self.band_keys.T)
+        return pa.table(
+            {
+                "digest": pa.array(self.digests, pa.uint64()),
+                "band_keys": _fixed_binary(band_keys, n_texts),
+                "sketch": _fixed_binary(np.ascontiguousarray(self.sketches), n_texts),
+                "has_shingles": pa.array(self.has_shingles, pa.bool_()),
+            }
+        )
+
+    def write(self, path: Path) -> None:
+        """As Parquet, to a temporary name renamed into place: a reader finds the whole file or none."""
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        with tmp.open("wb") as handle:
-            np.savez(handle, **{name: getattr(self, name) for name in _SIGNATURE_FIELDS})
+        pq.write_table(self.to_arrow(), tmp)
         tmp.replace(path)
 
     @classmethod
-    def load(cls, path: Path, n_texts: int, num_perm: int = NUM_PERM) -> Signatures | None:
-        """The signatures saved at path, or None when there are none or they are not of n_texts."""
+    def read(cls, path: Path) -> Signatures | None:
+        """The signatures `write` wrote at path, or None when it cannot be read."""
         try:
-            with np.load(path) as arrays:
-                loaded = cls(**{name: arrays[name] for name in _SIGNATURE_FIELDS})
-        except (OSError, KeyError, ValueError, zipfile.BadZipFile):
+            return cls.from_arrow(pq.read_table(path))
+        except (OSError, pa.ArrowException, KeyError, ValueError):
             return None
-        shapes_fit = loaded.band_keys.shape == (num_perm // BAND_ROWS, n_texts) and (
-            loaded.sketches.shape == (n_texts, num_perm)
+
+    @classmethod
+    def from_arrow(cls, table: pa.Table, num_perm: int = NUM_PERM) -> Signatures:
+        n_texts = table.num_rows
+        band_keys = _fixed_binary_values(table["band_keys"], _U64).reshape(n_texts, num_perm // BAND_ROWS)
+        return cls(
+            digests=table["digest"].to_numpy().astype(_U64, copy=False),
+            band_keys=np.ascontiguousarray(band_keys.T),
+            sketches=_fixed_binary_values(table["sketch"], np.uint8).reshape(n_texts, num_perm),
+            has_shingles=table["has_shingles"].to_numpy(),
         )
-        return loaded if len(loaded) == n_texts and shapes_fit else None
 
     @classmethod
     def empty(cls, n_texts: int, num_perm: int = NUM_PERM) -> Signatures:
@@ -198,12 +218,26 @@ class Signatures:
         self.has_shingles[start:stop] = part.has_shingles
 
 
-_SIGNATURE_FIELDS = ("digests", "band_keys", "sketches", "has_shingles")
+def _fixed_binary(values: np.ndarray, n_rows: int) -> pa.Array:
+    """A 2-D array's rows as fixed-size binary values."""
+    width = values.shape[1] * values.itemsize
+    return pa.FixedSizeBinaryArray.from_buffers(pa.binary(width), n_rows, [None, pa.py_buffer(values)])
+
+
+def _fixed_binary_values(column: pa.ChunkedArray, dtype: type) -> np.ndarray:
+    array = column.combine_chunks()
+    if len(array) == 0:
+        return np.empty(0, dtype)
+    width = array.type.byte_width
+    data = array.buffers()[1]
+    return np.frombuffer(
+        data, dtype, offset=array.offset * width, count=len(array) * width // np.dtype(dtype).itemsize
+    )
 
 
 def signature_version() -> str:
-    """Changes with this module's code: signatures kept by an earlier build go stale with it."""
-    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+    """Changes with this module's code: signatures staged by an earlier build go stale with it."""
+    return source_digest([Path(__file__)])
 
 
 def sign_texts(texts: pl.Series, shingle_size: int = SHINGLE_SIZE, num_perm: int = NUM_PERM) -> Signatures:

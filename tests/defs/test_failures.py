@@ -50,10 +50,10 @@ def test_duplicate_paper_id_fails_the_blocking_check_and_nothing_is_published(go
 def test_exception_in_extraction_leaves_previous_warehouse_queryable(good_warehouse, monkeypatch):
     before = _fingerprint(good_warehouse)
 
-    def broken_extraction(papers, **options):
+    def broken_extraction(papers, rows, texts):
         raise RuntimeError("injected fault in extraction")
 
-    monkeypatch.setattr(pipeline.defs.extract, "extract_all", broken_extraction)
+    monkeypatch.setattr(pipeline.defs.extract, "assemble", broken_extraction)
     outcome = run_build(SEEDS, good_warehouse)
     assert not outcome.published
     assert "injected fault in extraction" in outcome.reason

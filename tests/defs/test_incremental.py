@@ -55,13 +55,17 @@ def test_a_new_file_is_the_only_one_parsed_again_and_equals_a_full_rebuild(seeds
         for m in second.result.asset_materializations_for_node("extract_entities")
         if m.asset_key.path == ["mentions"]
     ]
-    assert mentions.metadata["papers_reused_from_last_run"].value == 32  # only the new paper is extracted
+    assert mentions.metadata["texts_extracted_here"].value == 0  # the maps extracted every text
+    (mapped,) = instance.fetch_materializations(
+        dg.AssetRecordsFilter(asset_key=dg.AssetKey("seed_file"), asset_partitions=["004_new.txt"]), limit=1
+    ).records
+    assert mapped.asset_materialization.metadata["texts_extracted"].value == 1  # only the new paper
     (documents,) = [
         m
         for m in second.result.asset_materializations_for_node("deduplicate_documents")
         if m.asset_key.path == ["documents"]
     ]
-    assert documents.metadata["files_signed"].value == 1  # dedup kept the other files' signatures
+    assert documents.metadata["files_signed"].value == 0  # every file's map signed its texts
     # The checks give GX only the rows that are new since the last build's passed validation.
     checked = {e.check_name: e.metadata for e in second.result.get_asset_check_evaluations()}
     assert checked["papers_matches_schema"]["rows_validated_before"].value == 32
@@ -95,6 +99,37 @@ def test_a_removed_file_leaves_the_warehouse(seeds_copy, tmp_path):
     assert run_build(seeds_copy, warehouse, instance).published
     assert set(_tables(warehouse)["documents"]["source_file"]) == {"000_7beccc23ec4b2ebf.txt"}
     assert instance.get_dynamic_partitions(SEED_FILES.name) == ["000_7beccc23ec4b2ebf.txt"]
+
+
+def _texts_extracted(instance, key):
+    (mapped,) = instance.fetch_materializations(
+        dg.AssetRecordsFilter(asset_key=dg.AssetKey("seed_file"), asset_partitions=[key]), limit=1
+    ).records
+    return mapped.asset_materialization.metadata["texts_extracted"].value
+
+
+def test_a_text_in_two_files_is_extracted_once_and_again_when_its_owner_goes(tmp_path):
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    other = "A second abstract on sorting networks, with lower bounds for comparators and depth."
+    (seeds / "a.txt").write_text(NEW_FILE, encoding="utf-8")
+    (seeds / "b.txt").write_text(NEW_FILE + "\n" + other + "\n", encoding="utf-8")
+    warehouse = tmp_path / "warehouse"
+    instance = dg.DagsterInstance.ephemeral()
+    assert run_build(seeds, warehouse, instance).published
+    assert (_texts_extracted(instance, "a.txt"), _texts_extracted(instance, "b.txt")) == (1, 1)
+    (seeds / "a.txt").unlink()
+    again = run_build(seeds, warehouse, instance)
+    assert again.published and again.parsed_files == []
+    (mentions,) = [
+        m
+        for m in again.result.asset_materializations_for_node("extract_entities")
+        if m.asset_key.path == ["mentions"]
+    ]
+    assert mentions.metadata["texts_extracted_here"].value == 1  # its owner, a.txt, went
+    full = tmp_path / "full"
+    assert run_build(seeds, full).published
+    _assert_same_tables(_tables(warehouse), _tables(full))
 
 
 def multiprocess_ingest_job() -> dg.JobDefinition:

@@ -284,43 +284,56 @@ def _same_signatures(left, right):
     )
 
 
-def test_kept_signatures_of_unchanged_files_give_what_signing_again_gives(tmp_path):
+def _stage(occurrences, name, directory):
+    """What a file's map writes: the signatures of its texts, as a Parquet part."""
+    path = directory / f"{name}.signatures.parquet"
+    sign_texts(occurrences.filter(pl.col("source_file") == name)["abstract_clean"]).write(path)
+    return path
+
+
+def test_staged_signatures_of_each_file_give_what_signing_again_gives(tmp_path):
     text = "We study graph neural networks for molecules and report strong results on benchmarks."
     near = text.replace("strong", "very strong")
     occurrences = _two_files([text, "Kernels and their spectra, studied at length."], [near])
-    digests = {"a.txt": "1" * 64, "b.txt": "2" * 64}
-    first, signed = file_signatures(occurrences, digests, tmp_path)
-    assert signed == ["a.txt", "b.txt"] and len(list(tmp_path.glob("*.npz"))) == 2
-    again, signed = file_signatures(occurrences, digests, tmp_path)
+    staged = {name: _stage(occurrences, name, tmp_path) for name in ("a.txt", "b.txt")}
+    signatures, signed = file_signatures(occurrences, staged)
     assert signed == []
-    assert _same_signatures(first, again)
-    assert _same_signatures(first, sign_texts(occurrences["abstract_clean"]))
-    with_kept = match_documents(occurrences, again)
-    assert with_kept.equals(match_documents(occurrences))
-    assert with_kept["match"].to_list() == ["first", "first", "near"]
-
-
-def test_a_changed_file_is_signed_again_and_its_old_signatures_dropped(tmp_path):
-    occurrences = _two_files(["One abstract about optimisation."], ["Another about robot grasping."])
-    file_signatures(occurrences, {"a.txt": "1" * 64, "b.txt": "2" * 64}, tmp_path)
-    changed = _two_files(["One abstract about optimisation."], ["Robot grasping, rewritten.", "And more."])
-    signatures, signed = file_signatures(changed, {"a.txt": "1" * 64, "b.txt": "3" * 64}, tmp_path)
-    assert signed == ["b.txt"]
-    assert sorted(p.name[0] for p in tmp_path.glob("*.npz")) == ["1", "3"]
-    assert _same_signatures(signatures, sign_texts(changed["abstract_clean"]))
-
-
-def test_unreadable_or_mismatched_kept_signatures_are_not_used(tmp_path):
-    occurrences = _two_files(["One abstract about optimisation."], ["Another about robot grasping."])
-    digests = {"a.txt": "1" * 64, "b.txt": "2" * 64}
-    file_signatures(occurrences, digests, tmp_path)
-    (kept_a,) = tmp_path.glob("1*.npz")
-    kept_a.write_bytes(b"not a zip file")
-    (kept_b,) = tmp_path.glob("2*.npz")
-    assert Signatures.load(kept_b, n_texts=2) is None  # saved for one text
-    signatures, signed = file_signatures(occurrences, digests, tmp_path)
-    assert signed == ["a.txt"]
     assert _same_signatures(signatures, sign_texts(occurrences["abstract_clean"]))
+    with_staged = match_documents(occurrences, signatures)
+    assert with_staged.equals(match_documents(occurrences))
+    assert with_staged["match"].to_list() == ["first", "first", "near"]
+
+
+def test_a_file_without_staged_signatures_is_signed_here(tmp_path):
+    occurrences = _two_files(["One abstract about optimisation."], ["Another about robot grasping."])
+    signatures, signed = file_signatures(occurrences, {"a.txt": _stage(occurrences, "a.txt", tmp_path)})
+    assert signed == ["b.txt"]
+    assert _same_signatures(signatures, sign_texts(occurrences["abstract_clean"]))
+
+
+def test_unreadable_or_mismatched_staged_signatures_are_not_used(tmp_path):
+    unreadable = tmp_path / "a.parquet"
+    unreadable.write_bytes(b"not a parquet file")
+    assert Signatures.read(unreadable) is None
+    one_text = tmp_path / "b.parquet"
+    sign_texts(pl.Series(["a single text"])).write(one_text)
+    more = _two_files(["One abstract about optimisation."], ["Robot grasping, rewritten.", "And more."])
+    signatures, signed = file_signatures(more, {"a.txt": unreadable, "b.txt": one_text})
+    assert signed == ["a.txt", "b.txt"]
+    assert _same_signatures(signatures, sign_texts(more["abstract_clean"]))
+
+
+def test_signatures_read_back_as_written(tmp_path):
+    texts = pl.Series(["Graph networks for molecules.", "", "Kernels and spectra of graphs, at length."])
+    signed = sign_texts(texts)
+    signed.write(tmp_path / "s.parquet")
+    assert _same_signatures(Signatures.read(tmp_path / "s.parquet"), signed)
+    sign_texts(pl.Series([], dtype=pl.String)).write(tmp_path / "none.parquet")
+    assert len(Signatures.read(tmp_path / "none.parquet")) == 0
+
+
+def test_signatures_of_other_lengths_are_refused():
+    occurrences = _two_files(["One abstract about optimisation."], ["Another about robot grasping."])
     with pytest.raises(ValueError, match="1 signatures for 2 texts"):
         deduplicate(
             occurrences.select("document_id", clean_text="abstract_clean"),

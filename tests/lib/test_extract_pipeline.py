@@ -2,7 +2,7 @@ import polars as pl
 import pytest
 
 import pipeline.lib.extract as extract
-from pipeline.lib.extract import PaperRows, extract_all, load_paper_rows, save_paper_rows
+from pipeline.lib.extract import TEXT_KEY, TextRows, assemble, extract_all, extract_texts, text_keys
 from pipeline.lib.extract.catalog import entity_id, normalise_name
 from pipeline.lib.schema import TABLES
 
@@ -128,55 +128,48 @@ def test_papers_given_lazily_give_the_same_result(papers, extraction, tmp_path):
         assert getattr(lazy, name).equals(getattr(extraction, name)), name
 
 
-def test_rows_kept_from_an_earlier_extraction_are_reused_and_change_nothing(papers, extraction, tmp_path):
-    save_paper_rows(extraction.paper_rows, tmp_path / "rows")
-    kept = load_paper_rows(tmp_path / "rows")
-    edited = papers.with_columns(
-        pl.when(pl.col("paper_id") == "p5")
-        .then(pl.lit("We adopt Tarn-Net, a variant of KT, and report 12.5% lower perplexity."))
-        .otherwise(pl.col("abstract_clean"))
-        .alias("abstract_clean")
+def _keyed(papers: pl.DataFrame) -> pl.DataFrame:
+    return papers.select("paper_id", text_keys(papers["abstract_clean"]), "abstract_clean")
+
+
+def test_rows_found_per_text_in_parts_assemble_to_what_a_whole_extraction_gives(papers, extraction):
+    keyed = _keyed(papers)
+    # Two files' maps, each extracting its own texts, in another order than the papers.
+    parts = [extract_texts(keyed.slice(3).select(TEXT_KEY, "abstract_clean")), extract_texts(keyed.head(3))]
+    rows = TextRows.concat(parts)
+    assembled = assemble(keyed.select("paper_id", TEXT_KEY), rows, papers.lazy())
+    for name in ("mentions", "entities", "abbreviations", "links", "results", "paper_annotations", "capped"):
+        assert getattr(assembled, name).equals(getattr(extraction, name)), name
+
+
+def test_a_text_is_extracted_once_and_each_paper_with_it_gets_its_rows(papers):
+    shared = "We adopt Tarn-Net, a variant of KT, and report 12.5% lower perplexity."
+    twins = pl.DataFrame({"paper_id": ["a", "b"], "abstract_clean": [shared, shared]})
+    keyed = _keyed(twins)
+    rows = extract_texts(keyed.select(TEXT_KEY, "abstract_clean"))
+    assert rows.results[TEXT_KEY].unique().to_list() == [keyed[TEXT_KEY][0]]
+    assert rows.results.height == 1
+    assembled = assemble(keyed.select("paper_id", TEXT_KEY), rows, twins.lazy())
+    assert assembled.results["paper_id"].to_list() == ["a", "b"]
+    assert assembled.results["value"].to_list() == [12.5, 12.5]
+
+
+def test_text_keys_depend_on_the_text_alone():
+    keys = text_keys(pl.Series(["One text.", "Another text.", "One text.", None, ""]))
+    assert keys[0] == keys[2] and keys[0] != keys[1]
+    assert keys[3] == keys[4]  # a null text is the empty one
+    assert all(len(key) == 32 for key in keys)
+
+
+def test_rows_staged_as_frames_read_back_the_same(papers, tmp_path):
+    rows = extract_texts(_keyed(papers).select(TEXT_KEY, "abstract_clean"))
+    for name, frame in rows.frames().items():
+        frame.write_parquet(tmp_path / f"{name}.parquet")
+    read = TextRows.from_frames(
+        {name: pl.read_parquet(tmp_path / f"{name}.parquet") for name in rows.frames()}
     )
-    # Reversed, so that reused rows must be put back in the order of the papers given.
-    edited = pl.concat(
-        [edited.reverse(), pl.DataFrame({"paper_id": ["p7"], "abstract_clean": ["We use BERT."]})]
-    )
-    incremental = extract_all(edited, previous=kept)
-    assert incremental.reused_papers == len(ABSTRACTS) - 1  # p5 changed, p7 is new
-    full = extract_all(edited)
-    assert full.reused_papers == 0
-    for name in ("mentions", "entities", "abbreviations", "links", "results", "paper_annotations"):
-        assert getattr(incremental, name).equals(getattr(full, name)), name
-    assert incremental.results.filter(pl.col("paper_id") == "p5")["value"].to_list() == [12.5]
-
-
-def test_kept_rows_of_other_extraction_code_are_not_reused(papers, extraction, monkeypatch):
-    monkeypatch.setattr(extract, "extraction_version", lambda: "another version")
-    assert extract_all(papers, previous=extraction.paper_rows).reused_papers == 0
-
-
-def test_no_kept_rows(tmp_path):
-    assert load_paper_rows(tmp_path / "missing") is None
-
-
-def test_unreadable_kept_rows_are_ignored(tmp_path):
-    (tmp_path / "keys.parquet").write_bytes(b"not parquet")
-    assert load_paper_rows(tmp_path) is None
-
-
-def test_kept_rows_of_an_older_layout_do_not_break_extraction(papers, extraction):
-    older = extraction.paper_rows
-    older = PaperRows(
-        older.keys.with_columns(pl.lit("old").alias("abstract_key")),
-        older.mentions.drop("expansion_key"),
-        older.abbreviations,
-        older.links,
-        older.results,
-        older.capped,
-    )
-    again = extract_all(papers, previous=older)
-    assert again.reused_papers == 0
-    assert again.mentions.equals(extraction.mentions)
+    assert all(read.frames()[name].equals(frame) for name, frame in rows.frames().items())
+    assert TextRows.empty().frames().keys() == rows.frames().keys()
 
 
 def test_empty_input():

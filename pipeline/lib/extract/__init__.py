@@ -1,10 +1,12 @@
 """Entity extraction: from each paper's abstract_clean to mentions, a catalog of entities,
 abbreviations, links and numeric results.
 
-Per-paper work is pure (rules, lexicons, compiled patterns), so ``extract_all`` can split the
-papers into chunks and run them in worker processes; the catalog is built once at the end.
-Because it is pure, a paper's rows (``PaperRows``) can be kept and reused by the next build for
-every paper whose clean abstract and extraction code are unchanged.
+What a paper's rows hold depends on its clean abstract alone (rules, lexicons, compiled
+patterns), so ``extract_texts`` finds them once per distinct text, keyed by ``text_key``, in
+chunks that an executor runs in other processes or on other machines (``TextRows``); a build does
+this per input file, for the texts no other file gave. ``assemble`` then gives each paper the
+rows of its text, adds what the corpus knows (``knowledge``) and builds the catalog once.
+``extract_all`` does both for a frame of papers.
 
 Limits keep a hostile abstract from flooding the tables or the build time; real abstracts stay
 far below them. A paper keeps at most MAX_DEFINITIONS abbreviation definitions (20; real
@@ -19,17 +21,16 @@ MAX_SENTENCE around its number, "…" replacing the first and/or last character 
 
 from __future__ import annotations
 
-import hashlib
-import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass, fields, replace
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from dataclasses import dataclass, fields
 from functools import cache
 from multiprocessing import get_context
 from pathlib import Path
 
 import polars as pl
+import xxhash
 
 from pipeline.lib.extract.catalog import normalise_name, resolve
 from pipeline.lib.extract.extract import extract_entities
@@ -40,6 +41,7 @@ from pipeline.lib.extract.results import MAX_RESULTS, MAX_SENTENCE, MentionSpan,
 from pipeline.lib.extract.state import LIMITS as ENTITY_LIMITS
 from pipeline.lib.extract.state import MAX_DEFINITIONS, MAX_ENTITIES, MAX_MENTIONS
 from pipeline.lib.schema import TABLES
+from pipeline.lib.versions import source_digest
 
 __all__ = [
     "LIMITS",
@@ -48,18 +50,24 @@ __all__ = [
     "MAX_MENTIONS",
     "MAX_RESULTS",
     "MAX_SENTENCE",
+    "TEXT_KEY",
     "Extraction",
-    "PaperRows",
+    "TextRows",
+    "assemble",
     "extract_all",
+    "extract_texts",
     "extraction_version",
-    "load_paper_rows",
-    "save_paper_rows",
+    "text_keys",
 ]
 
 # Papers per task when work is split across processes: large enough to amortise the pickling.
 CHUNK_SIZE = 2000
-# The names of the limits in PaperRows.capped, in the order a paper's rows list them.
+# The names of the limits in Extraction.capped, in the order a paper's rows list them.
 LIMITS = (*ENTITY_LIMITS, "results")
+
+
+# The column naming a distinct clean text in TextRows: a digest of the text.
+TEXT_KEY = "text_key"
 
 
 @dataclass(frozen=True)
@@ -70,8 +78,7 @@ class Extraction:
     links: pl.DataFrame
     results: pl.DataFrame
     paper_annotations: pl.DataFrame  # paper_id, proposed_methods, code_url
-    paper_rows: PaperRows
-    reused_papers: int  # papers whose rows came from the previous build's PaperRows
+    capped: pl.DataFrame  # paper_id, limit: a row for each of LIMITS that cut a paper short
 
     @property
     def capped_papers(self) -> list[str]:
@@ -81,30 +88,39 @@ class Extraction:
     def papers_capped(self, limit: str) -> list[str]:
         """The papers that one of LIMITS cut short: "definitions", "entities", "mentions" or
         "results"."""
-        return self.paper_rows.capped.filter(pl.col("limit") == limit)["paper_id"].to_list()
+        return self.capped.filter(pl.col("limit") == limit)["paper_id"].to_list()
 
 
 @dataclass(frozen=True)
-class PaperRows:
-    """What the per-paper stage found, before the catalog: everything a later build can reuse.
+class TextRows:
+    """What the per-text stage found, before the catalog, keyed by TEXT_KEY instead of paper_id:
+    the rows of each text in the order they were found, and `capped` with a row (text_key, limit)
+    for each of LIMITS that cut a text short."""
 
-    `keys` has paper_id and abstract_key (a hash of the extraction version and abstract_clean);
-    the other frames are the raw rows of each paper, in the order they were found, and `capped`
-    has a row (paper_id, limit) for each of LIMITS that cut a paper short.
-    """
-
-    keys: pl.DataFrame
     mentions: pl.DataFrame
     abbreviations: pl.DataFrame
     links: pl.DataFrame
     results: pl.DataFrame
     capped: pl.DataFrame
 
-    def select(self, paper_ids: pl.DataFrame) -> PaperRows:
-        """The rows of the papers in paper_ids (a frame with a paper_id column)."""
-        return PaperRows(
-            *(getattr(self, f.name).join(paper_ids, on="paper_id", how="semi") for f in fields(self))
-        )
+    @classmethod
+    def empty(cls) -> TextRows:
+        return cls(*(pl.DataFrame(schema=_keyed(schema)) for schema in _ROW_SCHEMAS))
+
+    @classmethod
+    def concat(cls, parts: Iterable[TextRows]) -> TextRows:
+        parts = list(parts)
+        if not parts:
+            return cls.empty()
+        return cls(*(pl.concat([getattr(part, f.name) for part in parts]) for f in fields(cls)))
+
+    def frames(self) -> dict[str, pl.DataFrame]:
+        """Each frame by its name: what a build stages per input file."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_frames(cls, frames: dict[str, pl.DataFrame]) -> TextRows:
+        return cls(**{f.name: frames[f.name] for f in fields(cls)})
 
 
 _MENTION_COLUMNS = ("paper_id", "entity_type", "text", "name", "start", "end", "role", "expansion")
@@ -148,55 +164,32 @@ _RESULT_SCHEMA = {
     "sentence": pl.String,
 }
 _CAPPED_SCHEMA = {"paper_id": pl.String, "limit": pl.String}
+_ROW_SCHEMAS = (_MENTION_SCHEMA, _ABBREVIATION_SCHEMA, _LINK_SCHEMA, _RESULT_SCHEMA, _CAPPED_SCHEMA)
+
+
+def _keyed(schema: dict) -> dict:
+    """The schema with TEXT_KEY where the paper's rows have paper_id."""
+    return {TEXT_KEY if name == "paper_id" else name: dtype for name, dtype in schema.items()}
 
 
 @cache
 def extraction_version() -> str:
-    """Changes whenever extraction code or a lexicon changes, so that kept PaperRows go stale."""
-    digest = hashlib.sha256()
-    for path in sorted([*Path(__file__).parent.glob("*.py"), *LEXICON_DIR.glob("*.txt")]):
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+    """Changes whenever extraction code or a lexicon changes, so that staged TextRows go stale."""
+    return source_digest([*Path(__file__).parent.glob("*.py"), *LEXICON_DIR.glob("*.txt")])
 
 
-def _abstract_keys(papers: pl.DataFrame) -> pl.DataFrame:
-    version = extraction_version().encode()
-    keys = [
-        hashlib.sha256(version + text.encode()).hexdigest()[:32]
-        for chunk in papers.iter_slices(CHUNK_SIZE)
-        for text in chunk["abstract_clean"].fill_null("").to_list()
-    ]
-    return papers.select("paper_id", pl.Series("abstract_key", keys, dtype=pl.String))
+def text_keys(texts: pl.Series) -> pl.Series:
+    """TEXT_KEY of each clean text (a null text is the empty one): a 128-bit digest of its UTF-8."""
+    return pl.Series(
+        TEXT_KEY,
+        [xxhash.xxh3_128_hexdigest(text.encode()) for text in texts.fill_null("").to_list()],
+        dtype=pl.String,
+    )
 
 
-def save_paper_rows(rows: PaperRows, directory: Path) -> None:
-    """Written to temporary names and renamed, so that a crash leaves the previous rows or none."""
-    directory.mkdir(parents=True, exist_ok=True)
-    (directory / "keys.parquet").unlink(missing_ok=True)  # written last: marks a complete set
-    for f in sorted(fields(rows), key=lambda f: f.name == "keys"):
-        tmp = directory / f".{f.name}.parquet.{os.getpid()}.tmp"  # two builds at once write apart
-        getattr(rows, f.name).write_parquet(tmp, compression="lz4")
-        tmp.replace(directory / f"{f.name}.parquet")
-
-
-def load_paper_rows(directory: Path) -> PaperRows | None:
-    """The rows save_paper_rows wrote, or None when there are none, they are incomplete or they
-    cannot be read (every paper is then extracted again)."""
-    if not (directory / "keys.parquet").is_file():
-        return None
-    try:
-        return PaperRows(
-            *(pl.read_parquet(directory / f"{f.name}.parquet", glob=False) for f in fields(PaperRows))
-        )
-    except (OSError, pl.exceptions.PolarsError):
-        return None
-
-
-def _extract_chunk(rows: list[tuple[str, str]]) -> tuple[pl.DataFrame, ...]:
-    """Frames of mentions, abbreviations, links, results and capped papers for (paper_id,
-    abstract_clean) pairs: frames, not Python rows, so that a million papers' rows never exist as
-    Python objects at once."""
+def _extract_chunk(rows: list[tuple[str, str]]) -> TextRows:
+    """The rows of (text_key, abstract_clean) pairs: frames, not Python rows, so that a million
+    texts' rows never exist as Python objects at once."""
     lexicon = load_lexicon()
     mentions, abbreviations, links, results, capped = [], [], [], [], []
     for paper_id, text in rows:
@@ -226,14 +219,12 @@ def _extract_chunk(rows: list[tuple[str, str]]) -> tuple[pl.DataFrame, ...]:
         if len(paper_results) > MAX_RESULTS:
             capped.append((paper_id, "results"))
         results.extend((paper_id, *r) for r in paper_results[:MAX_RESULTS])
-    return tuple(
-        pl.DataFrame(data, schema=schema, orient="row")
-        for data, schema in (
-            (mentions, _MENTION_SCHEMA),
-            (abbreviations, _ABBREVIATION_SCHEMA),
-            (links, _LINK_SCHEMA),
-            (results, _RESULT_SCHEMA),
-            (capped, _CAPPED_SCHEMA),
+    return TextRows(
+        *(
+            pl.DataFrame(data, schema=_keyed(schema), orient="row")
+            for data, schema in zip(
+                (mentions, abbreviations, links, results, capped), _ROW_SCHEMAS, strict=True
+            )
         )
     )
 
@@ -242,103 +233,82 @@ def extract_all(
     papers: pl.DataFrame | pl.LazyFrame,
     workers: int = 1,
     progress: Callable[[int, int], None] | None = None,
-    previous: PaperRows | None = None,
+    executor: Executor | None = None,
 ) -> Extraction:
-    """Extract everything from papers (columns paper_id, abstract_clean).
-
-    workers > 1 runs chunks of CHUNK_SIZE papers in that many processes; the output is the same.
-    `progress(done, total)` is called after each chunk. With `previous` (the paper_rows of an
-    earlier Extraction) a paper whose abstract_key is unchanged is not extracted again; the
-    result equals that of extracting every paper. A LazyFrame is read here and its texts let go
-    once they are extracted, so that they are not held while the rows are assembled; so are the
-    kept rows of `previous` that are not reused, when the caller holds no other reference.
-    """
+    """Extract everything from papers (columns paper_id, abstract_clean): each distinct text once
+    (`extract_texts`), then `assemble`. Chunks run on `executor` when given, else in `workers`
+    processes when there is more than one; the output is the same."""
     texts = papers.collect() if isinstance(papers, pl.LazyFrame) else papers
-    # Read again, lazily, by the corpus pass: only the texts that hold a proposed name are kept.
-    searched = papers if isinstance(papers, pl.LazyFrame) else papers.lazy()
-    del papers
-    keys = _abstract_keys(texts)
-    reused = (
-        previous.select(keys.join(previous.keys, on=["paper_id", "abstract_key"], how="semi"))
-        if previous is not None
-        else None
+    keyed = texts.select("paper_id", text_keys(texts["abstract_clean"]), "abstract_clean")
+    rows = extract_texts(keyed.select(TEXT_KEY, "abstract_clean"), workers, progress, executor)
+    return assemble(
+        keyed.select("paper_id", TEXT_KEY), rows, keyed.lazy().select("paper_id", "abstract_clean")
     )
-    del previous  # the rows of papers that changed or went: not held while the new ones are found
-    if reused is not None and reused.keys.is_empty():
-        reused = None  # nothing to reuse, and rows of older code may not even have today's columns
-    todo = texts.join(reused.keys, on="paper_id", how="anti") if reused is not None else texts
-    del texts
-    fresh = _extract_rows(todo, workers, progress)
-    del todo
-    # Rows in paper order, each paper's rows in the order found: what a full extraction gives, and
-    # what the fresh rows alone already are.
-    order = keys.select("paper_id", pl.int_range(pl.len()).alias("_order"))
 
-    def in_paper_order(frame: pl.DataFrame) -> pl.DataFrame:
-        return frame.join(order, on="paper_id").sort("_order", maintain_order=True).drop("_order")
 
-    found = fresh if reused is None else PaperRows(keys, *map(in_paper_order, _concat_rows(reused, fresh)))
-    rows = replace(found, keys=keys)
-    mentions, entities = resolve(
-        apply_corpus_names(rows.mentions, searched.select("paper_id", "abstract_clean"))
+def extract_texts(
+    texts: pl.DataFrame,
+    workers: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+    executor: Executor | None = None,
+) -> TextRows:
+    """The rows of each distinct text (columns TEXT_KEY, abstract_clean), in the order of the
+    texts: chunks of CHUNK_SIZE on `executor`, or in `workers` local processes."""
+    distinct = texts.unique(TEXT_KEY, keep="first", maintain_order=True)
+    chunks = (
+        list(zip(chunk[TEXT_KEY].to_list(), chunk["abstract_clean"].fill_null("").to_list(), strict=True))
+        for chunk in distinct.iter_slices(CHUNK_SIZE)
     )
+    if executor is not None:
+        return TextRows.concat(_collect(_in_order(executor, chunks, 2 * workers), distinct.height, progress))
+    if workers > 1 and distinct.height > CHUNK_SIZE:
+        # Spawned, not forked: a fork of a process whose polars thread pool is running can deadlock.
+        with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+            return TextRows.concat(_collect(_in_order(pool, chunks, 2 * workers), distinct.height, progress))
+    return TextRows.concat(_collect(map(_extract_chunk, chunks), distinct.height, progress))
+
+
+def assemble(papers: pl.DataFrame, rows: TextRows, texts: pl.LazyFrame) -> Extraction:
+    """The tables of the papers (columns paper_id, TEXT_KEY, in paper order) from the rows of their
+    texts: each paper's rows in the order they were found, papers in the order given (papers that
+    share a text each get its rows), what the corpus knows added (`texts`: paper_id and
+    abstract_clean, read lazily), and the catalog built over all."""
+    order = papers.select("paper_id", TEXT_KEY, pl.int_range(pl.len()).alias("_order"))
+
+    def by_paper(frame: pl.DataFrame) -> pl.DataFrame:
+        columns = ["paper_id", *(c for c in frame.columns if c != TEXT_KEY)]
+        return (
+            frame.join(order, on=TEXT_KEY, how="inner", maintain_order="left")
+            .sort("_order", maintain_order=True)
+            .select(columns)
+        )
+
+    mentions, abbreviations, links, results, capped = (by_paper(frame) for frame in rows.frames().values())
+    mentions, entities = resolve(apply_corpus_names(mentions, texts))
     return Extraction(
         mentions=TABLES["mentions"].conform(mentions),
         entities=TABLES["entities"].conform(entities),
-        abbreviations=TABLES["abbreviations"].conform(rows.abbreviations),
-        links=TABLES["links"].conform(rows.links),
-        results=TABLES["results"].conform(rows.results),
-        paper_annotations=_paper_annotations(keys.select("paper_id"), mentions, rows.links),
-        paper_rows=rows,
-        reused_papers=0 if reused is None else reused.keys.height,
-    )
-
-
-def _concat_rows(reused: PaperRows, fresh: PaperRows) -> list[pl.DataFrame]:
-    return [pl.concat([getattr(reused, f.name), getattr(fresh, f.name)]) for f in fields(PaperRows)[1:]]
-
-
-def _extract_rows(
-    papers: pl.DataFrame, workers: int, progress: Callable[[int, int], None] | None
-) -> PaperRows:
-    chunks = (
-        list(zip(chunk["paper_id"].to_list(), chunk["abstract_clean"].fill_null("").to_list(), strict=True))
-        for chunk in papers.iter_slices(CHUNK_SIZE)
-    )
-    if workers > 1 and papers.height > CHUNK_SIZE:
-        # Spawned, not forked: a fork of a process whose polars thread pool is running can deadlock.
-        with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
-            parts = _collect(_in_order(pool, chunks, 2 * workers), papers.height, progress)
-    else:
-        parts = _collect(map(_extract_chunk, chunks), papers.height, progress)
-    schemas = (_MENTION_SCHEMA, _ABBREVIATION_SCHEMA, _LINK_SCHEMA, _RESULT_SCHEMA, _CAPPED_SCHEMA)
-    mentions, abbreviations, links, results, capped = (
-        pl.concat([part[index] for part in parts]) if parts else pl.DataFrame(schema=schema)
-        for index, schema in enumerate(schemas)
-    )
-    return PaperRows(
-        keys=pl.DataFrame(schema={"paper_id": pl.String, "abstract_key": pl.String}),
-        mentions=mentions,
-        abbreviations=abbreviations,
-        links=links,
-        results=results,
+        abbreviations=TABLES["abbreviations"].conform(abbreviations),
+        links=TABLES["links"].conform(links),
+        results=TABLES["results"].conform(results),
+        paper_annotations=_paper_annotations(papers.select("paper_id"), mentions, links),
         capped=capped,
     )
 
 
-def _in_order(pool: ProcessPoolExecutor, chunks: Iterator[list], in_flight: int) -> Iterator[tuple]:
-    """pool.map with at most in_flight chunks submitted: map would turn every chunk into a Python
-    list (a million abstracts) before the first result."""
+def _in_order(executor: Executor, chunks: Iterator[list], in_flight: int) -> Iterator[TextRows]:
+    """executor.map with at most in_flight chunks submitted: map would turn every chunk into a
+    Python list (a million abstracts) before the first result."""
     pending: deque[Future] = deque()
     for chunk in chunks:
-        pending.append(pool.submit(_extract_chunk, chunk))
+        pending.append(executor.submit(_extract_chunk, chunk))
         if len(pending) >= in_flight:
             yield pending.popleft().result()
     while pending:
         yield pending.popleft().result()
 
 
-def _collect(parts: Iterable[tuple], total: int, progress: Callable[[int, int], None] | None) -> list:
+def _collect(parts: Iterable[TextRows], total: int, progress: Callable[[int, int], None] | None) -> list:
     collected, done = [], 0
     for part in parts:
         collected.append(part)

@@ -110,14 +110,15 @@ def file_name(key: str) -> str:
 
 
 def stamp(path: Path) -> str:
-    """Size and modification time of an entry, from its status alone (never opened): what the
-    seeds sensor compares between ticks. A link's target counts when it may be read."""
+    """Size, inode, modification and change times of an entry, from its status alone (never
+    opened): the seeds sensor hashes a file again only when these change. A link's target counts
+    when it may be read."""
     entry = inspect(path)
     try:
         status = os.stat(path) if entry.problem is None else os.lstat(path)
     except OSError:
         return "missing"
-    return f"{status.st_size}:{status.st_mtime_ns}:{entry.problem or ''}"
+    return f"{status.st_size}:{status.st_ino}:{status.st_mtime_ns}:{status.st_ctime_ns}:{entry.problem or ''}"
 
 
 def file_digest(path: Path, seeds_dir: Path | None = None) -> str | None:

@@ -1,0 +1,218 @@
+"""The map over input files: everything that depends on one file alone, done once per file.
+
+A file's work is read (parse and clean), sign (the dedup signatures of its texts) and extract (the
+rows of its texts no other file gave). Each writes parts into the file's own staging directory,
+and the stamp written last says which bytes and which code they come from (`file_version`): a
+file whose stamp differs from what is on disk and in the code is stale, and only stale files are
+mapped again. The global steps then read these parts, never the texts they were made from.
+
+Every distinct text is extracted once in the warehouse: a file claims the texts that no other
+file's current parts hold and no earlier file of the same map claimed (`claim_texts`). A text
+whose owner has gone (its file deleted or changed) is extracted by the global step
+(`missing_texts`), so the parts never need to agree with each other for the tables to be right.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+from functools import cache
+from multiprocessing import get_context
+from pathlib import Path
+
+import polars as pl
+
+from pipeline.lib.assemble import PrepareJob, preparation_version, prepare_file
+from pipeline.lib.dedup import sign_texts, signature_version
+from pipeline.lib.extract import TEXT_KEY, TextRows, extract_texts, extraction_version, text_keys
+from pipeline.lib.inputs import ParsedSeeds
+from pipeline.lib.readers.entries import file_digest, file_name
+from pipeline.lib.readers.mapping import FileMapping, load_mappings
+
+# Part names in a file's staging directory, beside `documents`, `rejects` and `input_file`.
+SIGNATURES_PART = "signatures"
+TEXT_KEYS_PART = "text_keys"  # document_id, text_key: the text of every document of the file
+EXTRACTED_PART = "extracted"  # text_key: the texts this file extracted
+STAMP_PART = "stamp"  # sha256 of the file's bytes, and the version its parts were made with
+# TextRows frames are staged as "rows_<name>".
+ROWS_PREFIX = "rows_"
+
+
+@cache
+def code_version() -> str:
+    """The version of everything the map runs: readers, parser, cleaner, dedup signing, extraction."""
+    return f"{preparation_version()}-{signature_version()}-{extraction_version()}"
+
+
+def file_version(name: str, mappings: Mapping[str, FileMapping]) -> str:
+    """The version a file's parts must have: the code's, and the user's mapping of the file."""
+    mapping = mappings.get(name)
+    return code_version() if mapping is None else f"{code_version()}+{mapping.digest()}"
+
+
+def stale_files(
+    seeds_dir: Path,
+    keys: Sequence[str],
+    staged_dir: Callable[[str], Path],
+    digest: Callable[[Path], str | None] | None = None,
+) -> set[str]:
+    """The one staleness rule, shared by `papers build` and the seeds sensor: a file (by partition
+    key) is stale unless the stamp in its staging directory names the sha256 of its bytes now and
+    the version its parts must have (`file_version`). An entry that is not read (a FIFO, a link
+    out of the directory ...) has no digest and is always stale: mapping it again costs nothing
+    and records why. `digest` (default: hashing the file) lets a caller reuse digests it holds."""
+    mappings = load_mappings(seeds_dir)
+    digest = digest or (lambda path: file_digest(path, seeds_dir))
+    stale = set()
+    for key in keys:
+        name = file_name(key)
+        stamp_path = staged_dir(key) / f"{STAMP_PART}.parquet"
+        stamp = pl.read_parquet(stamp_path, glob=False).row(0, named=True) if stamp_path.exists() else {}
+        now = digest(seeds_dir / name)
+        if now is None or stamp.get("sha256") != now or stamp.get("version") != file_version(name, mappings):
+            stale.add(key)
+    return stale
+
+
+@dataclass(frozen=True)
+class MappedFile:
+    """What reading one file gave (documents written to its staging directory) and the paths of its
+    signature and text-key parts."""
+
+    parsed: ParsedSeeds
+    signatures: Path
+    text_keys: Path
+
+
+def read_and_sign(job: PrepareJob) -> MappedFile:
+    """Read, clean and sign one file: the documents, signatures and text keys written beside each
+    other in the directory of the job's target (which must be set)."""
+    if job.target is None:
+        raise ValueError(f"{job.path}: the map writes into a staging directory; the job has no target")
+    parsed = prepare_file(job)
+    directory = job.target.parent
+    # In the order dedup reads a file's documents (by ordinal), whatever order the reader wrote.
+    documents = pl.read_parquet(job.target, columns=["document_id", "ordinal", "abstract_clean"], glob=False)
+    texts = documents.sort("ordinal", maintain_order=True)
+    signatures = directory / f"{SIGNATURES_PART}.parquet"
+    sign_texts(texts["abstract_clean"]).write(signatures)
+    keys = directory / f"{TEXT_KEYS_PART}.parquet"
+    frame = texts.select("document_id", text_keys(texts["abstract_clean"]))
+    _write_atomically(lambda tmp: frame.write_parquet(tmp, compression="lz4"), keys)
+    return MappedFile(parsed, signatures, keys)
+
+
+def claim_texts(files: Sequence[tuple[str, Path]], known: pl.DataFrame) -> dict[str, pl.DataFrame]:
+    """For each (file, its text_keys part), in order: the distinct text keys it must extract, those
+    neither in `known` (a TEXT_KEY column: what other files' current parts hold) nor claimed by an
+    earlier file of the sequence."""
+    claimed = known.select(TEXT_KEY)
+    owned = {}
+    for name, path in files:
+        keys = pl.read_parquet(path, columns=[TEXT_KEY], glob=False).unique(maintain_order=True)
+        owned[name] = keys.join(claimed, on=TEXT_KEY, how="anti", maintain_order="left")
+        claimed = pl.concat([claimed, owned[name]])
+    return owned
+
+
+def owned_texts(documents: Path, keys: Path, owned: pl.DataFrame) -> pl.DataFrame:
+    """TEXT_KEY and abstract_clean of the owned texts, each once, in the file's order."""
+    texts = pl.scan_parquet(documents, glob=False).select("document_id", "abstract_clean")
+    return (
+        pl.scan_parquet(keys, glob=False)
+        .join(owned.lazy(), on=TEXT_KEY, how="semi", maintain_order="left")
+        .join(texts, on="document_id", how="left", maintain_order="left")
+        .select(TEXT_KEY, "abstract_clean")
+        .unique(TEXT_KEY, keep="first", maintain_order=True)
+        .collect()
+    )
+
+
+def extract_owned(
+    texts: pl.DataFrame, executor: Executor | None, progress: Callable[[int, int], None] | None = None
+) -> dict[str, pl.DataFrame]:
+    """The parts a file stages for the texts it owns: EXTRACTED_PART and the rows of each."""
+    rows = extract_texts(texts, progress=progress, executor=executor)
+    return {EXTRACTED_PART: texts.select(TEXT_KEY), **{ROWS_PREFIX + n: f for n, f in rows.frames().items()}}
+
+
+@dataclass(frozen=True)
+class StagedFile:
+    """The parts of one file's staging directory that the global steps read, by part name."""
+
+    parts: Mapping[str, Path]
+
+    def current(self, version: str) -> bool:
+        """Whether the parts were made with this version (the file's stamp says so)."""
+        stamp = self.parts.get(STAMP_PART)
+        if stamp is None or not stamp.exists():
+            return False
+        return pl.read_parquet(stamp, glob=False)["version"].to_list() == [version]
+
+
+def gathered_rows(files: Sequence[StagedFile]) -> tuple[TextRows, pl.DataFrame]:
+    """The rows every file extracted, each text's from the first file that holds it (two files can
+    both hold a text when one was mapped while the other's parts were stale), and the TEXT_KEY of
+    every text they hold. Lazy reads: only the rows are loaded, never a text."""
+    holders = [f for f in files if EXTRACTED_PART in f.parts]
+    if not holders:
+        return TextRows.empty(), pl.DataFrame(schema={TEXT_KEY: pl.String})
+    extracted = pl.concat(
+        [
+            pl.scan_parquet(f.parts[EXTRACTED_PART], glob=False).with_columns(_file=pl.lit(index))
+            for index, f in enumerate(holders)
+        ]
+    ).unique(TEXT_KEY, keep="first", maintain_order=True)
+    winners = extracted.collect()
+    frames = {}
+    for name in TextRows.empty().frames():
+        frames[name] = pl.concat(
+            [
+                pl.scan_parquet(f.parts[ROWS_PREFIX + name], glob=False).join(
+                    winners.lazy().filter(pl.col("_file") == index).select(TEXT_KEY),
+                    on=TEXT_KEY,
+                    how="semi",
+                    maintain_order="left",
+                )
+                for index, f in enumerate(holders)
+            ]
+        ).collect()
+    return TextRows.from_frames(frames), winners.select(TEXT_KEY)
+
+
+def missing_texts(papers: pl.DataFrame, held: pl.DataFrame, texts: pl.LazyFrame) -> pl.DataFrame:
+    """TEXT_KEY and abstract_clean of the papers' texts (papers: paper_id, TEXT_KEY) no file holds;
+    `texts` (paper_id, abstract_clean) is read for those papers only."""
+    missing = papers.join(held, on=TEXT_KEY, how="anti").unique(TEXT_KEY, keep="first", maintain_order=True)
+    return (
+        texts.join(missing.lazy(), on="paper_id", how="inner", maintain_order="right")
+        .select(TEXT_KEY, "abstract_clean")
+        .collect()
+    )
+
+
+@contextlib.contextmanager
+def local_executor(workers: int) -> Iterator[Executor | None]:
+    """A pool of `workers` spawned processes, or None (work in this process) for one worker."""
+    if workers <= 1:
+        yield None
+        return
+    # Spawned, not forked: a fork of a process whose polars thread pool is running can deadlock.
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+        yield pool
+
+
+def map_in_order(function: Callable, items: Sequence, executor: Executor | None) -> Iterator:
+    """function over items, results in order, on the executor when there is one and more than one item."""
+    if executor is None or len(items) <= 1:
+        return map(function, items)
+    return executor.map(function, items)
+
+
+def _write_atomically(write: Callable[[Path], None], path: Path) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    write(tmp)
+    os.replace(tmp, path)

@@ -1,0 +1,85 @@
+"""The map over input files: what a file claims to extract, and the one staleness rule."""
+
+import os
+
+import polars as pl
+
+from pipeline.lib.assemble import PrepareJob
+from pipeline.lib.dedup import Signatures, sign_texts
+from pipeline.lib.extract import TEXT_KEY, text_keys
+from pipeline.lib.filemap import (
+    STAMP_PART,
+    StagedFile,
+    claim_texts,
+    file_version,
+    read_and_sign,
+    stale_files,
+)
+from pipeline.lib.readers.entries import file_digest
+
+TEXTS = [
+    "We propose a sorting network of lower depth than any known before, prove it optimal for sixteen "
+    "inputs, and give a construction that scales to every power of two with the same bound.",
+    "Graph neural networks for molecules are evaluated on property prediction benchmarks, where a "
+    "simple message passing baseline with tuned features matches most of the recent architectures.",
+]
+
+
+def _keys_part(tmp_path, name, texts):
+    path = tmp_path / f"{name}.parquet"
+    frame = pl.DataFrame({"document_id": [f"{name}:{i}" for i in range(len(texts))], "text": texts})
+    frame.select("document_id", text_keys(frame["text"])).write_parquet(path)
+    return path
+
+
+def test_each_text_is_claimed_by_the_first_file_that_has_it_and_no_file_claims_a_known_one(tmp_path):
+    first = _keys_part(tmp_path, "a", [TEXTS[0], TEXTS[0], TEXTS[1]])
+    second = _keys_part(tmp_path, "b", [TEXTS[1], "A third text."])
+    known = pl.DataFrame({TEXT_KEY: text_keys(pl.Series([TEXTS[0]]))})
+    owned = claim_texts([("a", first), ("b", second)], known)
+    every = [*TEXTS, "A third text."]
+    keys = dict(zip(every, text_keys(pl.Series(every)), strict=True))
+    assert owned["a"][TEXT_KEY].to_list() == [keys[TEXTS[1]]]
+    assert owned["b"][TEXT_KEY].to_list() == [keys["A third text."]]
+
+
+def test_a_file_is_read_signed_and_keyed_in_its_staging_directory(tmp_path):
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    (seeds / "x.txt").write_text("ICLR 2024 Papers\n\n" + "\n\n".join(TEXTS) + "\n", encoding="utf-8")
+    target = tmp_path / "staged" / "documents.parquet"
+    target.parent.mkdir()
+    mapped = read_and_sign(PrepareJob(seeds / "x.txt", seeds, target))
+    documents = pl.read_parquet(target)
+    assert documents.height == 2
+    signatures = Signatures.read(mapped.signatures)
+    assert signatures.digests.tolist() == sign_texts(documents["abstract_clean"]).digests.tolist()
+    keys = pl.read_parquet(mapped.text_keys)
+    assert keys["document_id"].to_list() == documents["document_id"].to_list()
+    assert keys[TEXT_KEY].to_list() == text_keys(documents["abstract_clean"]).to_list()
+
+
+def test_a_file_is_stale_unless_its_stamp_names_its_bytes_and_the_code_now(tmp_path):
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    (seeds / "x.txt").write_text("ICLR 2024 Papers\n\n" + TEXTS[0] + "\n", encoding="utf-8")
+    staged = tmp_path / "staged"
+    staged.mkdir()
+
+    def stale():
+        return stale_files(seeds, ["x.txt"], lambda key: staged)
+
+    assert stale() == {"x.txt"}  # never mapped
+    stamp = pl.DataFrame({"sha256": [file_digest(seeds / "x.txt")], "version": [file_version("x.txt", {})]})
+    stamp.write_parquet(staged / f"{STAMP_PART}.parquet")
+    assert stale() == set()
+    assert StagedFile({STAMP_PART: staged / f"{STAMP_PART}.parquet"}).current(file_version("x.txt", {}))
+    # New bytes with the same size and modification time: the digest, not the status, decides.
+    status = (seeds / "x.txt").stat()
+    edited = TEXTS[0].replace("sorting", "Sorting")
+    (seeds / "x.txt").write_text("ICLR 2024 Papers\n\n" + edited + "\n", encoding="utf-8")
+    os.utime(seeds / "x.txt", ns=(status.st_atime_ns, status.st_mtime_ns))
+    assert (seeds / "x.txt").stat().st_size == status.st_size
+    assert stale() == {"x.txt"}
+    stamp.with_columns(version=pl.lit("other code")).write_parquet(staged / f"{STAMP_PART}.parquet")
+    assert not StagedFile({STAMP_PART: staged / f"{STAMP_PART}.parquet"}).current(file_version("x.txt", {}))
