@@ -1,11 +1,11 @@
 """Extract: entities, abbreviations, links and results from each paper's clean abstract."""
 
-import os
 import time
 
 import dagster as dg
 import polars as pl
 
+from pipeline.defs.compute import ComputeEngine
 from pipeline.defs.metadata import PREVIEW_ROWS, frame_metadata, markdown_preview
 from pipeline.defs.resources import LAZY, STAGING_DIR, WarehousePaths
 from pipeline.lib.assemble import papers_table
@@ -51,7 +51,10 @@ def _mention_summary(mentions: pl.DataFrame, entities: pl.DataFrame) -> dict:
     ins={"canonical_papers": dg.AssetIn(metadata={LAZY: True})},
 )
 def extract_entities(
-    context: dg.AssetExecutionContext, paths: WarehousePaths, canonical_papers: pl.LazyFrame
+    context: dg.AssetExecutionContext,
+    paths: WarehousePaths,
+    compute: ComputeEngine,
+    canonical_papers: pl.LazyFrame,
 ):
     """Find abbreviations, proposed and referenced entities, links and numeric results in every paper.
 
@@ -66,11 +69,13 @@ def extract_entities(
         context.log.info(f"extracted {done:,}/{total:,} papers ({rate:,.0f} papers/s)")
 
     texts = canonical_papers.select("paper_id", "abstract_clean")
+    engine = compute.engine()
     extraction = extract_all(
         texts,
-        workers=os.cpu_count() or 1,
+        workers=engine.workers,
         progress=log_progress,
         previous=load_paper_rows(kept_rows),
+        executor=engine.executor,
     )
     save_paper_rows(extraction.paper_rows, kept_rows)
     summary = _mention_summary(extraction.mentions, extraction.entities)

@@ -1,6 +1,5 @@
 """Ingest: each input file is a partition, parsed and cleaned on its own; then all files are collected."""
 
-import os
 import time
 import warnings
 from pathlib import Path
@@ -8,6 +7,7 @@ from pathlib import Path
 import dagster as dg
 import polars as pl
 
+from pipeline.defs.compute import ComputeEngine
 from pipeline.defs.metadata import frame_metadata
 from pipeline.defs.resources import PATHS, LinkedParts, WarehousePaths, partition_dir, stage_partition
 from pipeline.lib.assemble import PrepareJob, file_version, preparation_version, prepare_files
@@ -34,7 +34,7 @@ warnings.filterwarnings("ignore", message=".*backfill_policy.*", category=dg.Bet
     backfill_policy=dg.BackfillPolicy.single_run(),
     code_version=preparation_version(),
 )
-def seed_file(context: dg.AssetExecutionContext, paths: WarehousePaths) -> dict:
+def seed_file(context: dg.AssetExecutionContext, paths: WarehousePaths, compute: ComputeEngine) -> dict:
     """One input file read by the reader of its format (text, CSV, JSON, BibTeX, Parquet ...), its
     abstracts cleaned; every record a document or a reject."""
     keys = sorted(context.partition_keys)
@@ -47,7 +47,8 @@ def seed_file(context: dg.AssetExecutionContext, paths: WarehousePaths) -> dict:
     jobs = [
         PrepareJob(seeds / file_name(key), seeds, staging[key] / DOCUMENTS_PART, mappings) for key in keys
     ]
-    prepared = prepare_files(jobs, workers=os.cpu_count() or 1)
+    engine = compute.engine()
+    prepared = prepare_files(jobs, workers=engine.workers, executor=engine.executor)
     for key, p in zip(keys, prepared, strict=True):
         parts = {
             "rejects": p.rejects,

@@ -5,10 +5,9 @@ from __future__ import annotations
 import hashlib
 import inspect
 from collections.abc import Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from functools import cache
-from multiprocessing import get_context
 from pathlib import Path
 
 import polars as pl
@@ -16,6 +15,7 @@ import polars as pl
 from pipeline.lib import clean, inputs, parse
 from pipeline.lib.clean import clean_abstract, normalise_whitespace
 from pipeline.lib.dedup import Signatures, deduplicate, sign_texts, signature_version
+from pipeline.lib.engine import local_pool, local_processes
 from pipeline.lib.fusion import FUSED_FIELDS, LIST_FIELDS, fuse_papers
 from pipeline.lib.inputs import ParsedSeeds, read_file
 from pipeline.lib.merge import merge_occurrences
@@ -73,14 +73,16 @@ def prepare_file(job: PrepareJob | Path) -> ParsedSeeds:
     return read_file(job.path, job.seeds_dir, mappings, with_clean_text, job.target)
 
 
-def prepare_files(jobs: list[PrepareJob], workers: int = 1) -> Iterator[ParsedSeeds]:
+def prepare_files(
+    jobs: list[PrepareJob], workers: int = 1, executor: Executor | None = None
+) -> Iterator[ParsedSeeds]:
     """prepare_file for many files, in order, in `workers` processes when there is more than one
-    file; a generator, so that a caller can store each file and let it go before the next."""
-    if workers > 1 and len(jobs) > 1:
-        # Spawned, not forked: a fork of a process whose polars thread pool is running can deadlock.
-        with ProcessPoolExecutor(
-            max_workers=min(workers, len(jobs)), mp_context=get_context("spawn")
-        ) as pool:
+    file, or every file on `executor` (a Dask cluster's, see `engine.open_engine`) when given; a
+    generator, so that a caller can store each file and let it go before the next."""
+    if executor is not None:
+        yield from executor.map(prepare_file, jobs)
+    elif (workers := local_processes(workers)) > 1 and len(jobs) > 1:
+        with local_pool(min(workers, len(jobs))) as pool:
             yield from pool.map(prepare_file, jobs)
     else:
         yield from map(prepare_file, jobs)

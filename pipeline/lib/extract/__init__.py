@@ -23,14 +23,14 @@ import hashlib
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass, fields, replace
 from functools import cache
-from multiprocessing import get_context
 from pathlib import Path
 
 import polars as pl
 
+from pipeline.lib.engine import local_pool, local_processes
 from pipeline.lib.extract.catalog import normalise_name, resolve
 from pipeline.lib.extract.extract import extract_entities
 from pipeline.lib.extract.knowledge import apply_corpus_names
@@ -243,10 +243,13 @@ def extract_all(
     workers: int = 1,
     progress: Callable[[int, int], None] | None = None,
     previous: PaperRows | None = None,
+    executor: Executor | None = None,
 ) -> Extraction:
     """Extract everything from papers (columns paper_id, abstract_clean).
 
-    workers > 1 runs chunks of CHUNK_SIZE papers in that many processes; the output is the same.
+    workers > 1 runs chunks of CHUNK_SIZE papers in that many processes; with `executor` (a Dask
+    cluster's, see `engine.open_engine`) every chunk runs on it, `workers` of them at once. The
+    output is the same.
     `progress(done, total)` is called after each chunk. With `previous` (the paper_rows of an
     earlier Extraction) a paper whose abstract_key is unchanged is not extracted again; the
     result equals that of extracting every paper. A LazyFrame is read here and its texts let go
@@ -268,7 +271,7 @@ def extract_all(
         reused = None  # nothing to reuse, and rows of older code may not even have today's columns
     todo = texts.join(reused.keys, on="paper_id", how="anti") if reused is not None else texts
     del texts
-    fresh = _extract_rows(todo, workers, progress)
+    fresh = _extract_rows(todo, workers, progress, executor)
     del todo
     # Rows in paper order, each paper's rows in the order found: what a full extraction gives, and
     # what the fresh rows alone already are.
@@ -299,15 +302,19 @@ def _concat_rows(reused: PaperRows, fresh: PaperRows) -> list[pl.DataFrame]:
 
 
 def _extract_rows(
-    papers: pl.DataFrame, workers: int, progress: Callable[[int, int], None] | None
+    papers: pl.DataFrame,
+    workers: int,
+    progress: Callable[[int, int], None] | None,
+    executor: Executor | None = None,
 ) -> PaperRows:
     chunks = (
         list(zip(chunk["paper_id"].to_list(), chunk["abstract_clean"].fill_null("").to_list(), strict=True))
         for chunk in papers.iter_slices(CHUNK_SIZE)
     )
-    if workers > 1 and papers.height > CHUNK_SIZE:
-        # Spawned, not forked: a fork of a process whose polars thread pool is running can deadlock.
-        with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+    if executor is not None:
+        parts = _collect(_in_order(executor, chunks, 2 * workers), papers.height, progress)
+    elif (workers := local_processes(workers)) > 1 and papers.height > CHUNK_SIZE:
+        with local_pool(workers) as pool:
             parts = _collect(_in_order(pool, chunks, 2 * workers), papers.height, progress)
     else:
         parts = _collect(map(_extract_chunk, chunks), papers.height, progress)
@@ -326,7 +333,7 @@ def _extract_rows(
     )
 
 
-def _in_order(pool: ProcessPoolExecutor, chunks: Iterator[list], in_flight: int) -> Iterator[tuple]:
+def _in_order(pool: Executor, chunks: Iterator[list], in_flight: int) -> Iterator[tuple]:
     """pool.map with at most in_flight chunks submitted: map would turn every chunk into a Python
     list (a million abstracts) before the first result."""
     pending: deque[Future] = deque()
