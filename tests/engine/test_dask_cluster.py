@@ -123,7 +123,11 @@ def _finished_tasks(client: Client) -> dict[str, int]:
     )
 
 
-def test_a_build_through_the_cluster_equals_the_local_build_and_ran_on_its_workers(cluster, tmp_path):
+# One test, so that pytest-xdist never starts a second cluster for a second test of this module.
+def test_a_build_through_the_cluster_equals_the_local_build_and_ran_on_its_workers(
+    cluster, tmp_path, monkeypatch
+):
+    monkeypatch.delenv(SCHEDULER_ENV, raising=False)  # the local build must be local
     files = _write_seeds(tmp_path / "seeds")
     assert len(files) == 5
     with Client(cluster, set_as_default=False) as client:
@@ -149,13 +153,12 @@ def test_a_build_through_the_cluster_equals_the_local_build_and_ran_on_its_worke
     for name, table in expected.items():
         assert got[name].equals(table), name
 
-
-def test_the_scheduler_comes_from_the_environment_and_workers_start_no_processes(cluster, monkeypatch):
+    # The cluster is found through the environment too (as `dagster dev` finds it), and on a worker
+    # work that would start a local pool of 4 processes runs in the task instead.
     monkeypatch.setenv(SCHEDULER_ENV, cluster)
     with open_engine(scheduler_address(None), local_workers=8) as engine:
         assert engine.workers == WORKERS  # the cluster's threads, not the local count
         assert engine.executor is not None
-        # On a worker, work that would start a local pool of 4 processes runs in the task instead.
         assert engine.executor.submit(local_processes, 4).result() == 1
     assert local_processes(4) == 4
     monkeypatch.delenv(SCHEDULER_ENV)
