@@ -96,9 +96,14 @@ def _input_bytes(seeds_dir: Path) -> int:
     return sum(inspect(path, seeds_dir).size or 0 for path in seed_paths(seeds_dir))
 
 
-def resolve_job(seeds_dir: str, warehouse_dir: str, job_name: str, executor: str) -> dg.JobDefinition:
+def resolve_job(
+    seeds_dir: str, warehouse_dir: str, job_name: str, executor: str, scheduler: str | None = None
+) -> dg.JobDefinition:
     """Module-level, so that `dg.build_reconstructable_job` can point at it."""
-    return build_definitions(seeds_dir, warehouse_dir, executor=EXECUTORS[executor]).resolve_job_def(job_name)
+    definitions = build_definitions(
+        seeds_dir, warehouse_dir, executor=EXECUTORS[executor], scheduler=scheduler
+    )
+    return definitions.resolve_job_def(job_name)
 
 
 def _say_waiting(message: str) -> None:
@@ -113,6 +118,7 @@ def run_build(
     watch: RunWatcher | None = None,
     isolate_steps: bool | None = None,
     waiting: Callable[[str], None] = _say_waiting,
+    scheduler: str | None = None,
 ) -> BuildOutcome:
     """Parse the files that changed (one ranged run per block of them), then build every table.
 
@@ -122,20 +128,28 @@ def run_build(
     instance that other processes can reach: pass a persistent one, or none for a temporary one.
     Without it every step runs in this process, with any instance. Unset, steps are isolated when
     the input files are large enough for memory to matter more than a process start per step.
+    With `scheduler` (a Dask scheduler's address; else $PAPERS_DASK_SCHEDULER) the per-file work of
+    the steps runs on that cluster's workers, which must see `seeds_dir` and `warehouse_dir`.
     """
     with build_lock(warehouse_dir, f"papers build from {seeds_dir}", waiting) as token:
         if isolate_steps is None:
             isolate_steps = _input_bytes(seeds_dir) >= ISOLATE_FROM_BYTES
         if instance is not None:
-            return _locked_build(seeds_dir, warehouse_dir, instance, log_level, watch, isolate_steps, token)
+            return _locked_build(
+                seeds_dir, warehouse_dir, instance, log_level, watch, isolate_steps, token, scheduler
+            )
         if not isolate_steps:
             ephemeral = dg.DagsterInstance.ephemeral()
-            return _locked_build(seeds_dir, warehouse_dir, ephemeral, log_level, watch, False, token)
+            return _locked_build(
+                seeds_dir, warehouse_dir, ephemeral, log_level, watch, False, token, scheduler
+            )
         with (
             tempfile.TemporaryDirectory(prefix="papers-dagster-") as home,
             temporary_instance(home) as temporary,
         ):
-            return _locked_build(seeds_dir, warehouse_dir, temporary, log_level, watch, True, token)
+            return _locked_build(
+                seeds_dir, warehouse_dir, temporary, log_level, watch, True, token, scheduler
+            )
 
 
 def _locked_build(
@@ -146,6 +160,7 @@ def _locked_build(
     watch: RunWatcher | None,
     isolate_steps: bool,
     lock_token: str,
+    scheduler: str | None,
 ) -> BuildOutcome:
     if isolate_steps and instance.is_ephemeral:
         raise ValueError(
@@ -168,6 +183,7 @@ def _locked_build(
                 "warehouse_dir": str(warehouse_dir),
                 "job_name": job_name,
                 "executor": "isolated" if isolate_steps else "in_process",
+                "scheduler": scheduler,
             },
         )
         token = str(uuid.uuid4())

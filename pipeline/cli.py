@@ -94,6 +94,13 @@ def build(
         Path | None, typer.Option(help="Output directory (default: $PAPERS_WAREHOUSE_DIR or warehouse/).")
     ] = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show Dagster's log on stderr.")] = False,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            help="Dask scheduler (tcp://host:8786) whose workers parse and extract per file "
+            "(default: $PAPERS_DASK_SCHEDULER, else this machine's cores).",
+        ),
+    ] = None,
 ) -> None:
     """Parse, deduplicate, extract, validate and publish the warehouse."""
     # Imported here so that search, stats and show start without loading Dagster.
@@ -121,6 +128,7 @@ def build(
             instance,
             log_level="DEBUG" if verbose else "CRITICAL",
             watch=progress.watch,
+            scheduler=scheduler,
         )
     if not outcome.published:
         print(f"papers build: not published: {outcome.reason}", file=sys.stderr)

@@ -1,11 +1,11 @@
 """Extract: entities, abbreviations, links and results from each paper's clean abstract."""
 
-import os
 import time
 
 import dagster as dg
 import polars as pl
 
+from pipeline.defs.compute import ComputeEngine
 from pipeline.defs.metadata import PREVIEW_ROWS, frame_metadata, markdown_preview
 from pipeline.defs.resources import LAZY, PATHS, WarehousePaths
 from pipeline.lib.assemble import papers_table
@@ -60,6 +60,7 @@ def _mention_summary(mentions: pl.DataFrame, entities: pl.DataFrame) -> dict:
 def extract_entities(
     context: dg.AssetExecutionContext,
     paths: WarehousePaths,
+    compute: ComputeEngine,
     canonical_papers: pl.LazyFrame,
     seed_file: dict,
 ):
@@ -82,7 +83,8 @@ def extract_entities(
     rows, held = gathered_rows(files)
     missing = missing_texts(papers, held, texts)
     if missing.height:
-        rows = TextRows.concat([rows, extract_texts(missing, workers=os.cpu_count() or 1)])
+        engine = compute.engine()
+        rows = TextRows.concat([rows, extract_texts(missing, engine.workers, executor=engine.executor)])
     extraction = assemble(papers, rows, texts)
     summary = _mention_summary(extraction.mentions, extraction.entities)
     n_papers = extraction.paper_annotations.height

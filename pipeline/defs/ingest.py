@@ -1,6 +1,5 @@
 """Ingest: each input file is a partition, parsed and cleaned on its own; then all files are collected."""
 
-import os
 import time
 import warnings
 from pathlib import Path
@@ -8,9 +7,11 @@ from pathlib import Path
 import dagster as dg
 import polars as pl
 
+from pipeline.defs.compute import ComputeEngine
 from pipeline.defs.metadata import frame_metadata
 from pipeline.defs.resources import PATHS, LinkedParts, WarehousePaths, partition_dir, stage_partition
 from pipeline.lib.assemble import PrepareJob
+from pipeline.lib.engine import executor_for
 from pipeline.lib.extract import TEXT_KEY
 from pipeline.lib.filemap import (
     EXTRACTED_PART,
@@ -22,17 +23,18 @@ from pipeline.lib.filemap import (
     code_version,
     extract_owned,
     file_version,
-    local_executor,
     map_in_order,
     owned_texts,
     read_and_sign,
 )
 from pipeline.lib.inputs import PREPARED_DOCUMENT_SCHEMA
-from pipeline.lib.readers.entries import file_name
+from pipeline.lib.readers.entries import file_name, inspect
 from pipeline.lib.readers.mapping import load_mappings
 from pipeline.lib.schema import INPUT_FILES, REJECTS
 
 GROUP = "ingest"
+# Input bytes of about one extraction chunk of abstracts (CHUNK_SIZE of about a kilobyte each).
+CHUNK_BYTES = 2 * 2**20
 DOCUMENTS_PART = "documents.parquet"
 SEED_FILES = dg.DynamicPartitionsDefinition(name="seed_files")
 # backfill_policy is marked beta in dagster 1.13; it is what runs many files in one run, so we use it
@@ -63,7 +65,7 @@ def staged_files(warehouse: Path, asset_key: dg.AssetKey, keys: list[str]) -> di
     backfill_policy=dg.BackfillPolicy.single_run(),
     code_version=code_version(),
 )
-def seed_file(context: dg.AssetExecutionContext, paths: WarehousePaths) -> dict:
+def seed_file(context: dg.AssetExecutionContext, paths: WarehousePaths, compute: ComputeEngine) -> dict:
     """One input file read by the reader of its format (text, CSV, JSON, BibTeX, Parquet ...), its
     abstracts cleaned and signed for dedup, and the texts no other file gave extracted; every record
     a document or a reject."""
@@ -79,7 +81,10 @@ def seed_file(context: dg.AssetExecutionContext, paths: WarehousePaths) -> dict:
         # Mapped again: until its new stamp is written last, none of its parts count as current.
         (directory / f"{STAMP_PART}.parquet").unlink(missing_ok=True)
     staged, n_documents, n_rejects = {}, 0, 0
-    with local_executor(os.cpu_count() or 1) as executor:
+    engine = compute.engine()
+    # A piece per file, and one per chunk of texts to extract (about CHUNK_BYTES of input each).
+    n_bytes = sum(inspect(job.path, seeds).size or 0 for job in jobs)
+    with executor_for(engine, len(jobs) + n_bytes // CHUNK_BYTES) as executor:
         # Read, clean and sign: the workers write each file's documents, signatures and text keys.
         for key, mapped in zip(keys, map_in_order(read_and_sign, jobs, executor), strict=True):
             parts = {"rejects": mapped.parsed.rejects, "input_file": mapped.parsed.files}
@@ -113,7 +118,7 @@ def seed_file(context: dg.AssetExecutionContext, paths: WarehousePaths) -> dict:
         n_extracted = 0
         for key in keys:
             texts = owned_texts(staged[key]["documents"], staged[key][TEXT_KEYS_PART], owned[key])
-            parts = extract_owned(texts, executor)
+            parts = extract_owned(texts, executor, in_flight=2 * engine.workers)
             n_extracted += texts.height
             # The stamp last: parts of a file whose map did not finish are never taken as current.
             stamp = mapped_stamp(staged[key], file_version(file_name(key), mappings))

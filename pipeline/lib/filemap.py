@@ -14,13 +14,11 @@ whose owner has gone (its file deleted or changed) is extracted by the global st
 
 from __future__ import annotations
 
-import contextlib
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from functools import cache
-from multiprocessing import get_context
 from pathlib import Path
 
 import polars as pl
@@ -131,11 +129,10 @@ def owned_texts(documents: Path, keys: Path, owned: pl.DataFrame) -> pl.DataFram
     )
 
 
-def extract_owned(
-    texts: pl.DataFrame, executor: Executor | None, progress: Callable[[int, int], None] | None = None
-) -> dict[str, pl.DataFrame]:
-    """The parts a file stages for the texts it owns: EXTRACTED_PART and the rows of each."""
-    rows = extract_texts(texts, progress=progress, executor=executor)
+def extract_owned(texts: pl.DataFrame, executor: Executor | None, in_flight: int) -> dict[str, pl.DataFrame]:
+    """The parts a file stages for the texts it owns: EXTRACTED_PART and the rows of each, the
+    chunks on `executor` (`in_flight` at a time) or in this process."""
+    rows = extract_texts(texts, workers=in_flight, executor=executor)
     return {EXTRACTED_PART: texts.select(TEXT_KEY), **{ROWS_PREFIX + n: f for n, f in rows.frames().items()}}
 
 
@@ -192,17 +189,6 @@ def missing_texts(papers: pl.DataFrame, held: pl.DataFrame, texts: pl.LazyFrame)
         .select(TEXT_KEY, "abstract_clean")
         .collect()
     )
-
-
-@contextlib.contextmanager
-def local_executor(workers: int) -> Iterator[Executor | None]:
-    """A pool of `workers` spawned processes, or None (work in this process) for one worker."""
-    if workers <= 1:
-        yield None
-        return
-    # Spawned, not forked: a fork of a process whose polars thread pool is running can deadlock.
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
-        yield pool
 
 
 def map_in_order(function: Callable, items: Sequence, executor: Executor | None) -> Iterator:

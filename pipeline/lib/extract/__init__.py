@@ -23,15 +23,15 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass, fields
 from functools import cache
-from multiprocessing import get_context
 from pathlib import Path
 
 import polars as pl
 import xxhash
 
+from pipeline.lib.engine import local_pool, local_processes
 from pipeline.lib.extract.catalog import normalise_name, resolve
 from pipeline.lib.extract.extract import extract_entities
 from pipeline.lib.extract.knowledge import apply_corpus_names
@@ -253,7 +253,9 @@ def extract_texts(
     executor: Executor | None = None,
 ) -> TextRows:
     """The rows of each distinct text (columns TEXT_KEY, abstract_clean), in the order of the
-    texts: chunks of CHUNK_SIZE on `executor`, or in `workers` local processes."""
+    texts: chunks of CHUNK_SIZE on `executor` (a Dask cluster's or a pool, `workers` of them at
+    once), or in `workers` local processes (none on a Dask worker, whose processes may have no
+    children)."""
     distinct = texts.unique(TEXT_KEY, keep="first", maintain_order=True)
     chunks = (
         list(zip(chunk[TEXT_KEY].to_list(), chunk["abstract_clean"].fill_null("").to_list(), strict=True))
@@ -261,9 +263,8 @@ def extract_texts(
     )
     if executor is not None:
         return TextRows.concat(_collect(_in_order(executor, chunks, 2 * workers), distinct.height, progress))
-    if workers > 1 and distinct.height > CHUNK_SIZE:
-        # Spawned, not forked: a fork of a process whose polars thread pool is running can deadlock.
-        with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+    if (workers := local_processes(workers)) > 1 and distinct.height > CHUNK_SIZE:
+        with local_pool(workers) as pool:
             return TextRows.concat(_collect(_in_order(pool, chunks, 2 * workers), distinct.height, progress))
     return TextRows.concat(_collect(map(_extract_chunk, chunks), distinct.height, progress))
 
