@@ -1,6 +1,7 @@
 """Measures that a comparison or an evaluation names: lower-case metric phrases right after a
 measure cue ('improves worst-group accuracy', 'lower training time', 'in terms of calibration,
-accuracy and runtime') or a value ('a 3× speedup').
+accuracy and runtime', 'a reduction in memory footprint', 'a trade-off between accuracy and
+throughput') or a value ('a 3× speedup', '4× more request rates').
 
 After the cue (and an article, a possessive or an averaging word: 'boosts InstructGPT's
 reasoning accuracy') the phrase is read forwards over lower-case words up to the first metric or

@@ -112,6 +112,11 @@ RULES: tuple[Rule, ...] = (
         ("METRIC_HEADS", "METRIC_FILLERS"),
         context.add_measured_values,
         ("The model reaches a token overlap score of 0.71.", [("token overlap score", "metric")]),
+        (
+            "It reaches a zero-shot FID score of 6.21.",
+            [("zero-shot FID", "metric")],
+            ("zero-shot FID score",),
+        ),
     ),
     _rule(
         "gain_measure",
@@ -130,7 +135,10 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "cued_measure",
         "context",
-        ("MEASURE_CUES", "MEASURE_PHRASES", "MEASURE_HEADS", "WEAK_MEASURE_HEADS", "METRIC_HEADS"),
+        (
+            *("MEASURE_CUES", "MEASURE_PHRASES", "CHANGE_IN_PHRASES", "MEASURE_HEADS", "WEAK_MEASURE_HEADS"),
+            "METRIC_HEADS",
+        ),
         measures.add_cued_measures,
         (
             "It improves worst-case accuracy and lowers serving latency.",
@@ -141,6 +149,7 @@ RULES: tuple[Rule, ...] = (
             [("calibration", "metric"), ("memory footprint", "metric")],
         ),
         ("It reduces the cost of labels.", [], ("cost",)),
+        ("We see a trade-off between recall and serving latency.", [("serving latency", "metric")]),
     ),
     _rule(
         "parenthesis_list",

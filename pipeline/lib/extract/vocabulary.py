@@ -167,7 +167,9 @@ CLASS_PLURAL_HEADS = ("model", "network", "system", "method", "algorithm")
 
 # Plain words that are measures only where the sentence states a value or compares them.
 QUALITY_WORDS = ("accuracy", "precision", "recall")
-RATE_HEADS = ("rate", "rates", "score", "scores")
+# A score named after the metric it reports: 'a FID score of 6.21' reports FID.
+SCORE_HEADS = ("score", "scores")
+RATE_HEADS = ("rate", "rates", *SCORE_HEADS)
 # What makes a rate a measured quantity rather than a speed of convergence: 'a win rate of 72%'.
 RATE_KINDS = (
     *("win", "success", "error", "failure", "acceptance", "hit", "miss", "detection", "positive"),
@@ -270,8 +272,15 @@ IN_TERMS_OF = "in terms of"
 MEASURE_PREPOSITIONS = ("by", "with", "via", IN_TERMS_OF)
 # Phrases before a measure that name it as what is evaluated: 'in terms of latency and accuracy'.
 MEASURE_PHRASES = (IN_TERMS_OF, "metrics such as", "metrics like", "metrics including")
+# A change, or a balance, named by what it is in: 'gains in sample efficiency', 'a trade-off between
+# accuracy and throughput'.
+CHANGE_IN_PHRASES = (
+    *("improvement in", "improvements in", "gain in", "gains in", "reduction in", "reductions in"),
+    *("increase in", "increases in", "decrease in", "drop in", "drops in", "degradation in"),
+    *("trade-off between", "trade-offs between", "tradeoff between", "tradeoffs between"),
+)
 # What a measure is compared or evaluated by, found by the one pass of the automaton.
-CUE_WORDS["measure"] = tuple(sorted(MEASURE_CUES | set(MEASURE_PHRASES)))
+CUE_WORDS["measure"] = tuple(sorted(MEASURE_CUES | set(MEASURE_PHRASES) | set(CHANGE_IN_PHRASES)))
 # A claim made of a name: 'X achieves state-of-the-art'.
 CLAIM_VERBS = (
     *("achieve", "achieves", "attain", "attains", "set", "sets", "establish", "establishes", "outperform"),
