@@ -51,3 +51,27 @@ def test_a_measure_extends_a_known_metric_it_holds():
 
 def test_a_score_named_after_a_known_metric_is_that_metric():
     assert metrics("It reaches a zero-shot FID score of 6.21.") == {"zero-shot FID"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The defence keeps clean accuracy under attack.", {"clean accuracy"}),
+        ("We study the node classification accuracy of deep models.", {"node classification accuracy"}),
+        ("It trades fairness against image classification accuracy.", {"image classification accuracy"}),
+        ("The model keeps high prediction accuracy.", {"prediction accuracy"}),
+    ],
+)
+def test_a_measure_named_by_its_modifier_needs_no_cue(text, expected):
+    assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We adapt the model at test time.",  # a weak head
+        "We estimate a sparse precision matrix.",  # no setting, task or cue before the head
+    ],
+)
+def test_a_head_without_a_naming_modifier_is_left_to_the_cues(text):
+    assert metrics(text) == set()

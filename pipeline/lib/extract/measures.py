@@ -18,12 +18,17 @@ import re
 
 from pipeline.lib.extract.shapes import LIST_JOIN
 from pipeline.lib.extract.state import PaperState
+from pipeline.lib.extract.tasks import task_phrase_start
 from pipeline.lib.extract.vocabulary import (
+    CLAIM_VERBS,
     FUNCTION_WORDS,
     MEASURE_CUES,
     MEASURE_HEADS,
+    MEASURE_SETTINGS,
     METRIC_FILLERS,
     METRIC_HEADS,
+    PREPOSITIONS,
+    TASK_HEADS,
     TASK_WORD_STOPS,
     UNNAMED_ALONE_METRIC_HEADS,
     WEAK_MEASURE_HEADS,
@@ -66,6 +71,47 @@ def add_cued_measures(paper: PaperState) -> None:
             _add_measure(paper, span)
             gap = LIST_JOIN.match(text, span[1])
             position = _LEAD.match(text, gap.end()).end() if gap else -1
+
+
+_MEASURE_SETTINGS = frozenset(MEASURE_SETTINGS)
+_METRIC_FILLERS = frozenset(METRIC_FILLERS)
+_PREPOSITIONS = frozenset(PREPOSITIONS)
+_CLAIM_VERBS = frozenset(CLAIM_VERBS)
+_PREVIOUS_WORD = re.compile(r"(?<![\w-])[a-z][a-z0-9-]*[a-z0-9] $")
+
+
+def add_modified_measures(paper: PaperState) -> None:
+    """'reconstruction accuracy', 'clean accuracy', 'node classification accuracy': a measure
+    head after a word that says what or under which conditions it measures is a measure wherever
+    it is written. The word is a setting, a noun made from a verb, or a task phrase."""
+    text = paper.text
+    for head in paper.cue_hits:
+        if head.entry.kind != "cue:measure_head":
+            continue
+        word = _PREVIOUS_WORD.search(text, max(0, head.start - 30), head.start)
+        if word is None:
+            continue
+        modifier = word.group()[:-1]
+        if modifier in TASK_HEADS:
+            start = _measure_phrase_start(text, task_phrase_start(text, word.start()), word.start())
+        elif modifier in _MEASURE_SETTINGS:
+            start = word.start()
+        else:
+            continue
+        _add_measure(paper, (start, head.end))
+
+
+def _measure_phrase_start(text: str, start: int, head_start: int) -> int:
+    """Where the task phrase from start to head_start names what is measured: back from the head
+    to a word that does not ('high', 'against', 'preserving' in 'preserving classification
+    accuracy', 'yield' in 'yield action recognition accuracy')."""
+    words = text[start:head_start].split(" ")
+    kept = len(words)
+    while kept > 1 and _may_be_in_measure(word := words[kept - 2]):
+        if word in _METRIC_FILLERS or word in _PREPOSITIONS or word in _CLAIM_VERBS:
+            break
+        kept -= 1
+    return head_start - len(" ".join(words[kept - 1 :]))
 
 
 def _measure_at(text: str, position: int) -> tuple[int, int] | None:

@@ -123,7 +123,7 @@ RULES: tuple[Rule, ...] = (
         "context",
         ("METRIC_HEADS",),
         context.add_gain_measures,
-        ("It gives a gain of 4.2% in span matching accuracy.", [("span matching accuracy", "metric")]),
+        ("It gives a gain of 4.2% in span overlap score.", [("span overlap score", "metric")]),
     ),
     _rule(
         "measured_in",
@@ -150,6 +150,21 @@ RULES: tuple[Rule, ...] = (
         ),
         ("It reduces the cost of labels.", [], ("cost",)),
         ("We see a trade-off between recall and serving latency.", [("serving latency", "metric")]),
+    ),
+    _rule(
+        "modified_measure",
+        "context",
+        ("MODIFIED_MEASURE_HEADS", "MEASURE_SETTINGS", "TASK_HEADS", "PREPOSITIONS"),
+        measures.add_modified_measures,
+        (
+            "The defence keeps clean accuracy and node classification accuracy.",
+            [("clean accuracy", "metric"), ("node classification accuracy", "metric")],
+        ),
+        (
+            "It trades fairness against image classification accuracy.",
+            [("image classification accuracy", "metric")],
+            ("against image classification accuracy",),
+        ),
     ),
     _rule(
         "parenthesis_list",

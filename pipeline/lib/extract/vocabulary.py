@@ -179,7 +179,7 @@ RATE_KINDS = (
 # Words before a metric that are not part of its name: 'the average accuracy'.
 METRIC_FILLERS = (
     *("average", "mean", "overall", "final", "high", "higher", "low", "lower", "best", "improved"),
-    *("better", "strong", "state-of-the-art"),
+    *("better", "strong", "state-of-the-art", "same", "similar"),
 )
 
 # --- the words of names ---------------------------------------------------------------------------
@@ -281,6 +281,27 @@ CHANGE_IN_PHRASES = (
 )
 # What a measure is compared or evaluated by, found by the one pass of the automaton.
 CUE_WORDS["measure"] = tuple(sorted(MEASURE_CUES | set(MEASURE_PHRASES) | set(CHANGE_IN_PHRASES)))
+# Measures named by a modifier wherever they are written, cue or not: 'reconstruction accuracy',
+# 'clean accuracy', 'inference latency'. Weak heads ('time', 'rate') and heads that name no measure
+# alone ('similarity') are left to the cues: 'at test time', 'a learning rate'.
+MODIFIED_MEASURE_HEADS = (
+    *("accuracy", "precision", "recall", "perplexity", "latency", "throughput", "runtime", "coverage"),
+    "fidelity",
+)
+CUE_WORDS["measure_head"] = MODIFIED_MEASURE_HEADS
+# Words that say under which conditions a measure is taken: 'clean accuracy', 'test error'.
+MEASURE_SETTINGS = (
+    *("test", "testing", "training", "validation", "clean", "adversarial"),
+    *("certified", "zero-shot", "few-shot", "one-shot", "worst-group", "downstream", "held-out"),
+    *("in-distribution", "out-of-distribution", "in-domain", "out-of-domain", "top-1", "top-5"),
+    *("per-class", "end-to-end", "serving", "decoding"),
+)
+# Prepositions the function words leave out, which task words may hold ('against', 'beyond').
+PREPOSITIONS = (
+    *("against", "beyond", "without", "across", "among", "toward", "towards", "within", "despite"),
+    *("over", "under", "into", "onto", "about", "after", "before", "during", "between", "through"),
+)
+
 # A claim made of a name: 'X achieves state-of-the-art'.
 CLAIM_VERBS = (
     *("achieve", "achieves", "attain", "attains", "set", "sets", "establish", "establishes", "outperform"),
