@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pipeline.lib.extract import candidates, context, introduced, measures, naming, roles, tasks
+from pipeline.lib.extract import candidates, context, introduced, measures, models, naming, roles, tasks
 from pipeline.lib.extract.state import PaperState
 
 # candidates: what needs no context; context: names typed by the words around them; introduced:
@@ -448,6 +448,18 @@ RULES: tuple[Rule, ...] = (
             [("FooNet", "method")],
             ("Δ-approximation",),
         ),
+    ),
+    _rule(
+        "released_model",
+        "roles",
+        ("MODEL_WORDS_BEFORE", "MODEL_WORDS_AFTER"),
+        models.retype_released_models,
+        (
+            "We retrieve with the embedding model ABC-M3 and rerank.",
+            [("ABC-M3", "model", "referenced")],
+        ),
+        ("Poses come from Kestrel-1x and GPT-4o.", [("Kestrel-1x", "model")]),
+        ("We compare Lumen-3 and Vortex on bandits.", [("Lumen-3", "method")]),
     ),
     _rule(
         "task_phrase",

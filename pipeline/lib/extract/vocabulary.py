@@ -184,6 +184,18 @@ METRIC_FILLERS = (
 
 # --- the words of names ---------------------------------------------------------------------------
 
+# Words that make a versioned name beside them a released model: 'the embedding model ABC-M3',
+# 'a diffusion model, Zero7', 'we fine-tune Heron-v2', 'Heron-v2 checkpoints'.
+MODEL_WORDS_BEFORE = (
+    *("model", "models", "LLM", "LLMs", "VLM", "VLMs", "MLLM", "MLLMs", "backbone", "backbones"),
+    *("encoder", "encoders", "checkpoint", "checkpoints", "pretrained", "pre-trained", "fine-tune"),
+    *("fine-tunes", "fine-tuned", "fine-tuning", "finetune", "finetuned", "finetuning", "prompting"),
+)
+MODEL_WORDS_AFTER = (
+    *("model", "models", "checkpoint", "checkpoints", "weights", "backbone", "backbones", "embeddings"),
+    *("encoder", "LLM", "VLM"),
+)
+
 # Lower-case suffix words a name keeps: 'Qwen-base', 'T5-large'.
 MODEL_SIZE_WORDS = ("base", "large", "small", "tiny", "mini", "medium", "huge", "instruct", "chat", "xl")
 # A released model's tier after its name or version: 'Claude v3 Opus', 'Stable Diffusion XL'.
