@@ -8,8 +8,9 @@ reasoning accuracy') the phrase is read forwards over lower-case words up to the
 measure head. A head alone is a measure when it names one by itself (accuracy, latency,
 throughput); a weak one (time, cost, error, rate ...) needs a word before it ('training time').
 The measures listed after the first one share its cue ('in terms of calibration, accuracy and
-runtime'). A phrase that crosses a name the other rules found is left to it, unless what it
-holds is a metric it extends ('accuracy' in 'worst-group accuracy').
+runtime'); after 'in terms of' the list goes on past an item that is no measure. A phrase that
+crosses a name the other rules found is left to it, unless what it holds is a metric it extends
+('accuracy' in 'worst-group accuracy').
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pipeline.lib.extract.vocabulary import (
     FUNCTION_WORDS,
     MEASURE_CUES,
     MEASURE_HEADS,
+    MEASURE_PHRASES,
     MEASURE_SETTINGS,
     METRIC_FILLERS,
     METRIC_HEADS,
@@ -55,11 +57,13 @@ _VALUE_BEFORE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:%|×|x)\s(?=[a-z])")
 
 def add_cued_measures(paper: PaperState) -> None:
     text = paper.text
-    cue_ends = [
-        cue.end + 1
-        for cue in paper.cue_hits
-        if cue.entry.kind == "cue:measure" and text.startswith(" ", cue.end)
+    cues = [
+        cue for cue in paper.cue_hits if cue.entry.kind == "cue:measure" and text.startswith(" ", cue.end)
     ]
+    cue_ends = [cue.end + 1 for cue in cues]
+    # After 'in terms of' every item of the list is what is evaluated, so a list goes on past an
+    # item that is no measure ('in terms of both mesh quality and runtime').
+    evaluation_lists = {cue.end + 1 for cue in cues if cue.entry.name in _MEASURE_PHRASES}
     if "%" in text or "×" in text or "x " in text:
         cue_ends += [value.end() for value in _VALUE_BEFORE.finditer(text)]
     for cue_end in sorted(cue_ends)[:MAX_MEASURE_CUES]:
@@ -67,12 +71,19 @@ def add_cued_measures(paper: PaperState) -> None:
         for _ in range(MAX_LISTED):
             span = _measure_at(text, position) if position >= 0 else None
             if span is None:
-                break
-            _add_measure(paper, span)
+                other = _LISTED_ITEM.match(text, position) if cue_end in evaluation_lists else None
+                if other is None:
+                    break
+                span = (position, other.end())
+            else:
+                _add_measure(paper, span)
             gap = LIST_JOIN.match(text, span[1])
             position = _LEAD.match(text, gap.end()).end() if gap else -1
 
 
+_MEASURE_PHRASES = frozenset(MEASURE_PHRASES)
+# An item of a list that is no measure, up to the join to the next one: 'mesh quality'.
+_LISTED_ITEM = re.compile(r"(?:[\w-]+ ){0,3}?[\w-]+(?=,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)")
 _MEASURE_SETTINGS = frozenset(MEASURE_SETTINGS)
 _METRIC_FILLERS = frozenset(METRIC_FILLERS)
 _PREPOSITIONS = frozenset(PREPOSITIONS)

@@ -150,6 +150,7 @@ RULES: tuple[Rule, ...] = (
         ),
         ("It reduces the cost of labels.", [], ("cost",)),
         ("We see a trade-off between recall and serving latency.", [("serving latency", "metric")]),
+        ("It wins in terms of mesh quality and serving latency.", [("serving latency", "metric")]),
     ),
     _rule(
         "modified_measure",
