@@ -21,6 +21,10 @@ def metrics(text: str) -> set[str]:
         ("It gives a 3× speedup on long inputs.", {"speedup"}),
         ("It significantly reduces training time.", {"training time"}),
         ("It boosts FooLM's reasoning accuracy.", {"reasoning accuracy"}),
+        ("We find a 40% reduction in memory footprint.", {"memory footprint"}),
+        ("It offers a trade-off between accuracy and throughput.", {"accuracy", "throughput"}),
+        ("It serves 4× more request rates than before.", {"request rates"}),
+        ("It is better in terms of both mesh quality and runtime.", {"runtime"}),
     ],
 )
 def test_cued_measures(text, expected):
@@ -34,6 +38,8 @@ def test_cued_measures(text, expected):
         "It lowers time to convergence.",  # 'time' alone
         "The approach achieves state-of-the-art results.",  # no measure head
         "Training time grows with depth.",  # no cue
+        "It needs fewer labels and more data.",  # no measure head
+        "We see an increase in the number of layers.",  # a count, not a measure
     ],
 )
 def test_not_measures(text):
@@ -42,3 +48,31 @@ def test_not_measures(text):
 
 def test_a_measure_extends_a_known_metric_it_holds():
     assert metrics("It improves top-1 accuracy on average.") == {"top-1 accuracy"}
+
+
+def test_a_score_named_after_a_known_metric_is_that_metric():
+    assert metrics("It reaches a zero-shot FID score of 6.21.") == {"zero-shot FID"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The defence keeps clean accuracy under attack.", {"clean accuracy"}),
+        ("We study the node classification accuracy of deep models.", {"node classification accuracy"}),
+        ("It trades fairness against image classification accuracy.", {"image classification accuracy"}),
+        ("The model keeps high prediction accuracy.", {"prediction accuracy"}),
+    ],
+)
+def test_a_measure_named_by_its_modifier_needs_no_cue(text, expected):
+    assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We adapt the model at test time.",  # a weak head
+        "We estimate a sparse precision matrix.",  # no setting, task or cue before the head
+    ],
+)
+def test_a_head_without_a_naming_modifier_is_left_to_the_cues(text):
+    assert metrics(text) == set()

@@ -36,6 +36,7 @@ from pipeline.lib.extract.vocabulary import (
     NAMED_HEADS,
     RATE_HEADS,
     RATE_KINDS,
+    SCORE_HEADS,
     TOPIC_HEADS,
     WEAK_METRIC_HEADS,
     alternation,
@@ -512,9 +513,19 @@ def _add_metric_phrase(paper: PaperState, phrase: str, phrase_start: int, value:
         and not _PERCENT.match(text, value.end())
     ):
         return  # 'a convergence rate of O(1/T)', but 'a recovery rate of 57.8%'
+    if head in _SCORE_HEADS and _names_metric(paper, words[-2]):
+        words.pop()  # 'a zero-shot FID score of 6.21' reports zero-shot FID
     name = " ".join(words)
     start = phrase_start + phrase.index(name)
     paper.add(name, "metric", (start, start + len(name)))
+
+
+_SCORE_HEADS = frozenset(SCORE_HEADS)
+
+
+def _names_metric(paper: PaperState, word: str) -> bool:
+    entry = paper.lexicon.lookup(word)
+    return entry is not None and entry.kind == "metric"
 
 
 def add_gain_measures(paper: PaperState) -> None:

@@ -1,14 +1,16 @@
 """Measures that a comparison or an evaluation names: lower-case metric phrases right after a
 measure cue ('improves worst-group accuracy', 'lower training time', 'in terms of calibration,
-accuracy and runtime') or a value ('a 3× speedup').
+accuracy and runtime', 'a reduction in memory footprint', 'a trade-off between accuracy and
+throughput') or a value ('a 3× speedup', '4× more request rates').
 
 After the cue (and an article, a possessive or an averaging word: 'boosts InstructGPT's
 reasoning accuracy') the phrase is read forwards over lower-case words up to the first metric or
 measure head. A head alone is a measure when it names one by itself (accuracy, latency,
 throughput); a weak one (time, cost, error, rate ...) needs a word before it ('training time').
 The measures listed after the first one share its cue ('in terms of calibration, accuracy and
-runtime'). A phrase that crosses a name the other rules found is left to it, unless what it
-holds is a metric it extends ('accuracy' in 'worst-group accuracy').
+runtime'); after 'in terms of' the list goes on past an item that is no measure. A phrase that
+crosses a name the other rules found is left to it, unless what it holds is a metric it extends
+('accuracy' in 'worst-group accuracy').
 """
 
 from __future__ import annotations
@@ -17,12 +19,18 @@ import re
 
 from pipeline.lib.extract.shapes import LIST_JOIN
 from pipeline.lib.extract.state import PaperState
+from pipeline.lib.extract.tasks import task_phrase_start
 from pipeline.lib.extract.vocabulary import (
+    CLAIM_VERBS,
     FUNCTION_WORDS,
     MEASURE_CUES,
     MEASURE_HEADS,
+    MEASURE_PHRASES,
+    MEASURE_SETTINGS,
     METRIC_FILLERS,
     METRIC_HEADS,
+    PREPOSITIONS,
+    TASK_HEADS,
     TASK_WORD_STOPS,
     UNNAMED_ALONE_METRIC_HEADS,
     WEAK_MEASURE_HEADS,
@@ -49,11 +57,13 @@ _VALUE_BEFORE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:%|×|x)\s(?=[a-z])")
 
 def add_cued_measures(paper: PaperState) -> None:
     text = paper.text
-    cue_ends = [
-        cue.end + 1
-        for cue in paper.cue_hits
-        if cue.entry.kind == "cue:measure" and text.startswith(" ", cue.end)
+    cues = [
+        cue for cue in paper.cue_hits if cue.entry.kind == "cue:measure" and text.startswith(" ", cue.end)
     ]
+    cue_ends = [cue.end + 1 for cue in cues]
+    # After 'in terms of' every item of the list is what is evaluated, so a list goes on past an
+    # item that is no measure ('in terms of both mesh quality and runtime').
+    evaluation_lists = {cue.end + 1 for cue in cues if cue.entry.name in _MEASURE_PHRASES}
     if "%" in text or "×" in text or "x " in text:
         cue_ends += [value.end() for value in _VALUE_BEFORE.finditer(text)]
     for cue_end in sorted(cue_ends)[:MAX_MEASURE_CUES]:
@@ -61,10 +71,58 @@ def add_cued_measures(paper: PaperState) -> None:
         for _ in range(MAX_LISTED):
             span = _measure_at(text, position) if position >= 0 else None
             if span is None:
-                break
-            _add_measure(paper, span)
+                other = _LISTED_ITEM.match(text, position) if cue_end in evaluation_lists else None
+                if other is None:
+                    break
+                span = (position, other.end())
+            else:
+                _add_measure(paper, span)
             gap = LIST_JOIN.match(text, span[1])
             position = _LEAD.match(text, gap.end()).end() if gap else -1
+
+
+_MEASURE_PHRASES = frozenset(MEASURE_PHRASES)
+# An item of a list that is no measure, up to the join to the next one: 'mesh quality'.
+_LISTED_ITEM = re.compile(r"(?:[\w-]+ ){0,3}?[\w-]+(?=,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)")
+_MEASURE_SETTINGS = frozenset(MEASURE_SETTINGS)
+_METRIC_FILLERS = frozenset(METRIC_FILLERS)
+_PREPOSITIONS = frozenset(PREPOSITIONS)
+_CLAIM_VERBS = frozenset(CLAIM_VERBS)
+_PREVIOUS_WORD = re.compile(r"(?<![\w-])[a-z][a-z0-9-]*[a-z0-9] $")
+
+
+def add_modified_measures(paper: PaperState) -> None:
+    """'reconstruction accuracy', 'clean accuracy', 'node classification accuracy': a measure
+    head after a word that says what or under which conditions it measures is a measure wherever
+    it is written. The word is a setting, a noun made from a verb, or a task phrase."""
+    text = paper.text
+    for head in paper.cue_hits:
+        if head.entry.kind != "cue:measure_head":
+            continue
+        word = _PREVIOUS_WORD.search(text, max(0, head.start - 30), head.start)
+        if word is None:
+            continue
+        modifier = word.group()[:-1]
+        if modifier in TASK_HEADS:
+            start = _measure_phrase_start(text, task_phrase_start(text, word.start()), word.start())
+        elif modifier in _MEASURE_SETTINGS:
+            start = word.start()
+        else:
+            continue
+        _add_measure(paper, (start, head.end))
+
+
+def _measure_phrase_start(text: str, start: int, head_start: int) -> int:
+    """Where the task phrase from start to head_start names what is measured: back from the head
+    to a word that does not ('high', 'against', 'preserving' in 'preserving classification
+    accuracy', 'yield' in 'yield action recognition accuracy')."""
+    words = text[start:head_start].split(" ")
+    kept = len(words)
+    while kept > 1 and _may_be_in_measure(word := words[kept - 2]):
+        if word in _METRIC_FILLERS or word in _PREPOSITIONS or word in _CLAIM_VERBS:
+            break
+        kept -= 1
+    return head_start - len(" ".join(words[kept - 1 :]))
 
 
 def _measure_at(text: str, position: int) -> tuple[int, int] | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pipeline.lib.extract import candidates, context, introduced, measures, naming, roles, tasks
+from pipeline.lib.extract import candidates, context, introduced, measures, models, naming, roles, tasks
 from pipeline.lib.extract.state import PaperState
 
 # candidates: what needs no context; context: names typed by the words around them; introduced:
@@ -112,13 +112,18 @@ RULES: tuple[Rule, ...] = (
         ("METRIC_HEADS", "METRIC_FILLERS"),
         context.add_measured_values,
         ("The model reaches a token overlap score of 0.71.", [("token overlap score", "metric")]),
+        (
+            "It reaches a zero-shot FID score of 6.21.",
+            [("zero-shot FID", "metric")],
+            ("zero-shot FID score",),
+        ),
     ),
     _rule(
         "gain_measure",
         "context",
         ("METRIC_HEADS",),
         context.add_gain_measures,
-        ("It gives a gain of 4.2% in span matching accuracy.", [("span matching accuracy", "metric")]),
+        ("It gives a gain of 4.2% in span overlap score.", [("span overlap score", "metric")]),
     ),
     _rule(
         "measured_in",
@@ -130,7 +135,10 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "cued_measure",
         "context",
-        ("MEASURE_CUES", "MEASURE_PHRASES", "MEASURE_HEADS", "WEAK_MEASURE_HEADS", "METRIC_HEADS"),
+        (
+            *("MEASURE_CUES", "MEASURE_PHRASES", "CHANGE_IN_PHRASES", "MEASURE_HEADS", "WEAK_MEASURE_HEADS"),
+            "METRIC_HEADS",
+        ),
         measures.add_cued_measures,
         (
             "It improves worst-case accuracy and lowers serving latency.",
@@ -141,6 +149,23 @@ RULES: tuple[Rule, ...] = (
             [("calibration", "metric"), ("memory footprint", "metric")],
         ),
         ("It reduces the cost of labels.", [], ("cost",)),
+        ("We see a trade-off between recall and serving latency.", [("serving latency", "metric")]),
+        ("It wins in terms of mesh quality and serving latency.", [("serving latency", "metric")]),
+    ),
+    _rule(
+        "modified_measure",
+        "context",
+        ("MODIFIED_MEASURE_HEADS", "MEASURE_SETTINGS", "TASK_HEADS", "PREPOSITIONS"),
+        measures.add_modified_measures,
+        (
+            "The defence keeps clean accuracy and node classification accuracy.",
+            [("clean accuracy", "metric"), ("node classification accuracy", "metric")],
+        ),
+        (
+            "It trades fairness against image classification accuracy.",
+            [("image classification accuracy", "metric")],
+            ("against image classification accuracy",),
+        ),
     ),
     _rule(
         "parenthesis_list",
@@ -424,6 +449,18 @@ RULES: tuple[Rule, ...] = (
             [("FooNet", "method")],
             ("Δ-approximation",),
         ),
+    ),
+    _rule(
+        "released_model",
+        "roles",
+        ("MODEL_WORDS_BEFORE", "MODEL_WORDS_AFTER"),
+        models.retype_released_models,
+        (
+            "We retrieve with the embedding model ABC-M3 and rerank.",
+            [("ABC-M3", "model", "referenced")],
+        ),
+        ("Poses come from Kestrel-1x and GPT-4o.", [("Kestrel-1x", "model")]),
+        ("We compare Lumen-3 and Vortex on bandits.", [("Lumen-3", "method")]),
     ),
     _rule(
         "task_phrase",

@@ -128,6 +128,11 @@ def _is_task_long_form(long_form: str) -> bool:
     )
 
 
+def task_phrase_start(text: str, head_start: int) -> int:
+    """Where a lower-case task phrase ending in the head at head_start begins."""
+    return _phrase_start(text, head_start, False)
+
+
 def _phrase_start(text: str, head_start: int, titled: bool) -> int:
     """Where the task phrase ending in the head at head_start begins: back over up to
     MAX_TASK_WORDS words, each after one space, that task names are made of."""

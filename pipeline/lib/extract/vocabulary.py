@@ -167,7 +167,9 @@ CLASS_PLURAL_HEADS = ("model", "network", "system", "method", "algorithm")
 
 # Plain words that are measures only where the sentence states a value or compares them.
 QUALITY_WORDS = ("accuracy", "precision", "recall")
-RATE_HEADS = ("rate", "rates", "score", "scores")
+# A score named after the metric it reports: 'a FID score of 6.21' reports FID.
+SCORE_HEADS = ("score", "scores")
+RATE_HEADS = ("rate", "rates", *SCORE_HEADS)
 # What makes a rate a measured quantity rather than a speed of convergence: 'a win rate of 72%'.
 RATE_KINDS = (
     *("win", "success", "error", "failure", "acceptance", "hit", "miss", "detection", "positive"),
@@ -177,10 +179,22 @@ RATE_KINDS = (
 # Words before a metric that are not part of its name: 'the average accuracy'.
 METRIC_FILLERS = (
     *("average", "mean", "overall", "final", "high", "higher", "low", "lower", "best", "improved"),
-    *("better", "strong", "state-of-the-art"),
+    *("better", "strong", "state-of-the-art", "same", "similar"),
 )
 
 # --- the words of names ---------------------------------------------------------------------------
+
+# Words that make a versioned name beside them a released model: 'the embedding model ABC-M3',
+# 'a diffusion model, Zero7', 'we fine-tune Heron-v2', 'Heron-v2 checkpoints'.
+MODEL_WORDS_BEFORE = (
+    *("model", "models", "LLM", "LLMs", "VLM", "VLMs", "MLLM", "MLLMs", "backbone", "backbones"),
+    *("encoder", "encoders", "checkpoint", "checkpoints", "pretrained", "pre-trained", "fine-tune"),
+    *("fine-tunes", "fine-tuned", "fine-tuning", "finetune", "finetuned", "finetuning", "prompting"),
+)
+MODEL_WORDS_AFTER = (
+    *("model", "models", "checkpoint", "checkpoints", "weights", "backbone", "backbones", "embeddings"),
+    *("encoder", "LLM", "VLM"),
+)
 
 # Lower-case suffix words a name keeps: 'Qwen-base', 'T5-large'.
 MODEL_SIZE_WORDS = ("base", "large", "small", "tiny", "mini", "medium", "huge", "instruct", "chat", "xl")
@@ -270,8 +284,36 @@ IN_TERMS_OF = "in terms of"
 MEASURE_PREPOSITIONS = ("by", "with", "via", IN_TERMS_OF)
 # Phrases before a measure that name it as what is evaluated: 'in terms of latency and accuracy'.
 MEASURE_PHRASES = (IN_TERMS_OF, "metrics such as", "metrics like", "metrics including")
+# A change, or a balance, named by what it is in: 'gains in sample efficiency', 'a trade-off between
+# accuracy and throughput'.
+CHANGE_IN_PHRASES = (
+    *("improvement in", "improvements in", "gain in", "gains in", "reduction in", "reductions in"),
+    *("increase in", "increases in", "decrease in", "drop in", "drops in", "degradation in"),
+    *("trade-off between", "trade-offs between", "tradeoff between", "tradeoffs between"),
+)
 # What a measure is compared or evaluated by, found by the one pass of the automaton.
-CUE_WORDS["measure"] = tuple(sorted(MEASURE_CUES | set(MEASURE_PHRASES)))
+CUE_WORDS["measure"] = tuple(sorted(MEASURE_CUES | set(MEASURE_PHRASES) | set(CHANGE_IN_PHRASES)))
+# Measures named by a modifier wherever they are written, cue or not: 'reconstruction accuracy',
+# 'clean accuracy', 'inference latency'. Weak heads ('time', 'rate') and heads that name no measure
+# alone ('similarity') are left to the cues: 'at test time', 'a learning rate'.
+MODIFIED_MEASURE_HEADS = (
+    *("accuracy", "precision", "recall", "perplexity", "latency", "throughput", "runtime", "coverage"),
+    "fidelity",
+)
+CUE_WORDS["measure_head"] = MODIFIED_MEASURE_HEADS
+# Words that say under which conditions a measure is taken: 'clean accuracy', 'test error'.
+MEASURE_SETTINGS = (
+    *("test", "testing", "training", "validation", "clean", "adversarial"),
+    *("certified", "zero-shot", "few-shot", "one-shot", "worst-group", "downstream", "held-out"),
+    *("in-distribution", "out-of-distribution", "in-domain", "out-of-domain", "top-1", "top-5"),
+    *("per-class", "end-to-end", "serving", "decoding"),
+)
+# Prepositions the function words leave out, which task words may hold ('against', 'beyond').
+PREPOSITIONS = (
+    *("against", "beyond", "without", "across", "among", "toward", "towards", "within", "despite"),
+    *("over", "under", "into", "onto", "about", "after", "before", "during", "between", "through"),
+)
+
 # A claim made of a name: 'X achieves state-of-the-art'.
 CLAIM_VERBS = (
     *("achieve", "achieves", "attain", "attains", "set", "sets", "establish", "establishes", "outperform"),

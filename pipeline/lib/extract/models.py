@@ -1,0 +1,65 @@
+"""Released models among the names typed as methods: a versioned name that the paper uses rather
+than proposes, set beside a model (in a list with one, after a model noun or 'fine-tune', before
+'model' or 'weights'), is a trained model: 'the embedding model ABC-M3', 'Kestrel-1x and
+Llama-3', 'we fine-tune Heron-v2', 'Heron-v2 checkpoints'.
+
+A version alone does not make a model: algorithms have versions too ('Exp3', 'UCB1'), so do
+datasets ('Flowers-102') and cited works ('Smith95'); the context decides.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.lib.extract.shapes import LIST_JOIN
+from pipeline.lib.extract.state import Entity, PaperState
+from pipeline.lib.extract.vocabulary import MODEL_WORDS_AFTER, MODEL_WORDS_BEFORE, alternation
+
+# A word, then its version: 'Kestrel-1x', 'Heron-v2', 'Zero123', 'Osprey-2.5', 'ABC-M3'. A word of
+# capitals takes only a lettered version ('ABC-M3'), as 'TD3' and 'SR-2' name other things.
+_VERSIONED = re.compile(
+    r"(?:[A-Z][A-Za-z]*[a-z][A-Za-z]*(?:[-_]?[vV]?\d+(?:\.\d+)*[a-z]?|-\d+(?:\.\d+)*x)"
+    r"|[A-Z][A-Za-z]+-[A-Z]\d+)"
+)
+# Not versions: a year ('VisDA-2017'), a cited work ('Smith95').
+_NOT_A_VERSION = re.compile(r".*(?:\d{4}|[a-z]\d\d)$")
+_MODEL_WORD_BEFORE = re.compile(rf"\b(?:{alternation(MODEL_WORDS_BEFORE)}),? (?:the )?$")
+_MODEL_WORD_AFTER = re.compile(rf" (?:{alternation(MODEL_WORDS_AFTER)})\b")
+_WINDOW = 30
+
+
+def retype_released_models(paper: PaperState) -> None:
+    text = paper.text
+    models = [span for e in paper.entities.values() if e.entity_type == "model" for span in e.spans]
+    for entity in list(paper.entities.values()):
+        if not _may_be_released(entity):
+            continue
+        for start, end in sorted(entity.spans):
+            if (
+                _MODEL_WORD_BEFORE.search(text, max(0, start - _WINDOW), start)
+                or _MODEL_WORD_AFTER.match(text, end)
+                or _listed_with(text, (start, end), models)
+            ):
+                paper.retype(entity, "model")
+                break
+
+
+def _may_be_released(entity: Entity) -> bool:
+    return (
+        entity.entity_type == "method"
+        and not entity.known
+        and not entity.proposed
+        and entity.expansion is None
+        and _VERSIONED.fullmatch(entity.name) is not None
+        and _NOT_A_VERSION.fullmatch(entity.name) is None
+    )
+
+
+def _listed_with(text: str, span: tuple[int, int], models: list[tuple[int, int]]) -> bool:
+    """Whether a model is the item right before or right after span in a list."""
+    start, end = span
+    return any(
+        (model_end <= start and LIST_JOIN.fullmatch(text, model_end, start))
+        or (end <= model_start and LIST_JOIN.fullmatch(text, end, model_start))
+        for model_start, model_end in models
+    )

@@ -1,0 +1,36 @@
+"""Released models: versioned names the paper uses beside a model are models, not methods."""
+
+import pytest
+
+from pipeline.lib.extract.extract import extract_entities
+
+
+def types(text: str) -> dict[str, str]:
+    return {m.text: m.entity_type for m in extract_entities(text).mentions}
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("We retrieve with the embedding model ABC-M3 and rerank.", "ABC-M3"),
+        ("Poses come from Kestrel-1x and GPT-4o.", "Kestrel-1x"),
+        ("We first use a diffusion model, Zero7, to render views.", "Zero7"),
+        ("We fine-tune Heron-v2 on the new data.", "Heron-v2"),
+        ("We evaluate public Heron-2.5 checkpoints on the task.", "Heron-2.5"),
+    ],
+)
+def test_a_versioned_name_beside_a_model_is_a_model(text, name):
+    assert types(text)[name] == "model"
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("We compare UCB1 and Exp3 on bandits.", "Exp3"),  # no model beside it
+        ("Poses come from Kestrel-1x and a docking search.", "Kestrel-1x"),
+        ("We propose Kestrel-1x, and compare it with GPT-4o.", "Kestrel-1x"),  # the paper's own
+        ("The model of Smith95 and GPT-4o are compared.", "Smith95"),  # a cited work, not a version
+    ],
+)
+def test_a_versioned_name_without_a_model_beside_it_keeps_its_type(text, name):
+    assert types(text).get(name, "method") != "model"
