@@ -11,10 +11,11 @@ import polars as pl
 from filelock import FileLock
 
 from pipeline.defs.metadata import markdown_preview
-from pipeline.defs.resources import STAGING_DIR, WarehousePaths, staged_snapshots
+from pipeline.defs.resources import WarehousePaths, staged_snapshots
 from pipeline.lib.publish import content_digest, record_passed
 from pipeline.lib.reconcile import reconcile
 from pipeline.lib.schema import TABLES, Table
+from pipeline.lib.staging import Staging
 from pipeline.lib.validate import (
     TableValidation,
     load_passed_rows,
@@ -25,9 +26,6 @@ from pipeline.lib.validate import (
 
 EXAMPLES = 10
 REPORTS_DIR = "reports"
-VALIDATIONS_DIR = "validations"
-# Under the validations: each check's record of the table contents (digests) it passed on.
-PASSED_DIR = "passed"
 
 
 def _related(table: Table) -> list[str]:
@@ -43,7 +41,7 @@ CHECKED_TABLES: dict[str, list[str]] = {
 
 
 def passed_dir(paths: WarehousePaths) -> Path:
-    return paths.warehouse() / STAGING_DIR / VALIDATIONS_DIR / PASSED_DIR
+    return Staging(paths.warehouse()).passed
 
 
 def _digests(files: dict[str, Path]) -> dict[str, str]:
@@ -56,7 +54,7 @@ def _publish_report(paths: WarehousePaths, run_id: str, validation: TableValidat
     Checks run in separate processes; the lock keeps their report writes from interleaving.
     """
     warehouse = paths.warehouse()
-    staged = warehouse / STAGING_DIR / VALIDATIONS_DIR
+    staged = Staging(warehouse).validations
     staged.mkdir(parents=True, exist_ok=True)
     with FileLock(staged / ".lock"):
         (staged / f"{validation.table}.pickle").write_bytes(pickle.dumps((run_id, validation)))
@@ -103,7 +101,7 @@ def schema_check(table: Table) -> dg.AssetChecksDefinition:
                 for name in related
             }
             # Rows unchanged since a validation that passed are not given to GX again.
-            passed_rows = paths.warehouse() / STAGING_DIR / VALIDATIONS_DIR / f"{table.name}.passed.parquet"
+            passed_rows = Staging(paths.warehouse()).passed_rows(table.name)
             validation = validate_table(
                 table, files[table.name], references, passed_rows=load_passed_rows(passed_rows, table)
             )
@@ -151,7 +149,7 @@ def nothing_lost(paths: WarehousePaths) -> dg.AssetCheckResult:
         rejects = pl.read_parquet(files["rejects"], glob=False)
         input_files = pl.read_parquet(files["input_files"], glob=False)
         digests = _digests(files)
-    kept = paths.warehouse() / STAGING_DIR / VALIDATIONS_DIR / "nothing_lost.balanced.json"
+    kept = Staging(paths.warehouse()).balanced
     balanced = json.loads(kept.read_text()) if kept.is_file() else None
     problems, keys = reconcile(paths.seeds(), documents, rejects, input_files, balanced)
     if problems.height == 0:

@@ -1,16 +1,16 @@
 """Publish: write the Parquet files and the DuckDB database of the warehouse, atomically."""
 
 import hashlib
-import shutil
 
 import dagster as dg
 import polars as pl
 
 from pipeline.defs.checks import CHECKED_TABLES, passed_dir
-from pipeline.defs.resources import STAGING_DIR, WarehousePaths, staged_snapshots
+from pipeline.defs.resources import WarehousePaths, staged_snapshots
 from pipeline.lib.overview import write_overview
 from pipeline.lib.publish import PublishError, content_digest, forget_other_passes, publish, unpassed_checks
 from pipeline.lib.schema import TABLES
+from pipeline.lib.staging import Staging
 
 GROUP = "publish"
 
@@ -48,8 +48,7 @@ def warehouse(context: dg.AssetExecutionContext, paths: WarehousePaths):
             files, warehouse_dir, input_fingerprint=fingerprint, extra_manifest={"table_digests": digests}
         )
     forget_other_passes(passed_dir(paths), CHECKED_TABLES, digests)
-    # Token counts that builds before the index was made by create_fts_index kept for reuse.
-    shutil.rmtree(warehouse_dir / STAGING_DIR / "search_tokens", ignore_errors=True)
+    Staging(warehouse_dir).remove_retired()
     overview = write_overview(release.warehouse_dir)
     validation_report = release.warehouse_dir / "reports" / "validation.html"
     context.log.info(f"published build {release.build_id} to {release.warehouse_dir}")

@@ -9,17 +9,14 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import quote
 
 import dagster as dg
 import polars as pl
 
 from pipeline.lib import config
 from pipeline.lib.publish import build_lock, build_lock_holder, snapshot
+from pipeline.lib.staging import Staging
 
-STAGING_DIR = ".staging"
-# Staged files pinned by a step that must read the same bytes more than once (see staged_snapshots).
-SNAPSHOTS_DIR = "snapshots"
 # AssetIn metadata keys (see StagedFrameIOManager): the columns a step reads of an upstream frame,
 # and whether it gets a polars LazyFrame over the staged file instead of the frame in memory.
 COLUMNS = "columns"
@@ -46,8 +43,13 @@ class WarehousePaths(dg.ConfigurableResource):
         return config.warehouse_dir(self.warehouse_dir)
 
 
+def asset_name(asset_key: dg.AssetKey) -> str:
+    """How the staging area names an asset."""
+    return "__".join(asset_key.path)
+
+
 def staged_path(warehouse_dir: Path, asset_key: dg.AssetKey) -> Path:
-    return warehouse_dir / STAGING_DIR / f"{'__'.join(asset_key.path)}.parquet"
+    return Staging(warehouse_dir).frame(asset_name(asset_key))
 
 
 def read_staged(warehouse_dir: Path, asset_name: str, columns: list[str] | None = None) -> pl.DataFrame:
@@ -59,7 +61,7 @@ def read_staged(warehouse_dir: Path, asset_name: str, columns: list[str] | None 
 def staged_snapshots(warehouse_dir: Path, asset_names: list[str]) -> Iterator[dict[str, Path]]:
     """The staged files of these assets, pinned (hard links) for as long as the block runs: what a
     check digests is what it validates, and what publish digests is what it converts."""
-    directory = warehouse_dir / STAGING_DIR / SNAPSHOTS_DIR / uuid.uuid4().hex
+    directory = Staging(warehouse_dir).new_snapshot()
     try:
         yield {
             name: snapshot(staged_path(warehouse_dir, dg.AssetKey(name)), directory / f"{name}.parquet")
@@ -70,13 +72,12 @@ def staged_snapshots(warehouse_dir: Path, asset_names: list[str]) -> Iterator[di
 
 
 def partition_dir(warehouse_dir: Path, asset_key: dg.AssetKey, partition_key: str) -> Path:
-    """Where a partition's parts are staged. The key is an input file's name, which may hold `*`, `?`
-    or `[`: escaped, the directory name is never a pattern to a reader that globs, and never `..`."""
-    return partition_root(warehouse_dir, asset_key) / quote(partition_key, safe="")
+    """Where a partition's parts are staged."""
+    return Staging(warehouse_dir).partition(asset_name(asset_key), partition_key)
 
 
 def partition_root(warehouse_dir: Path, asset_key: dg.AssetKey) -> Path:
-    return warehouse_dir / STAGING_DIR / "__".join(asset_key.path)
+    return Staging(warehouse_dir).partitions(asset_name(asset_key))
 
 
 def _write_atomically(frame: pl.DataFrame | pl.LazyFrame, path: Path) -> None:
