@@ -1,8 +1,12 @@
-"""Publish the warehouse atomically: Parquet files and a self-contained DuckDB database.
+"""Publish the warehouse atomically: Parquet datasets and a self-contained DuckDB database.
 
-A release (its Parquet files, `papers.duckdb` and `manifest.json`) is written in full under
+A release (its Parquet datasets, `papers.duckdb` and `manifest.json`) is made under
 `<warehouse>/.releases/<build_id>/` and switched in by one atomic rename of the symlink
-`<warehouse>/current`. The public paths `parquet`, `papers.duckdb` and `manifest.json` are fixed
+`<warehouse>/current`. Made in proportion to the change: each table is a directory of Parquet
+segments of which only those that changed are written, the others hard-linked from the last
+release (see `segments`), and the database is a copy of the last release's with the changed rows
+deleted and inserted and its search index updated in place. Without a last release of this layout
+everything is written whole. The public paths `parquet`, `papers.duckdb` and `manifest.json` are fixed
 symlinks through `current`, so a crash at any point leaves the old release or the new one whole,
 never a mix, and a reader holding the old database open keeps reading the old file.
 
@@ -32,7 +36,8 @@ import xxhash
 from filelock import FileLock, Timeout
 
 from pipeline.lib.schema import SCHEMA_VERSION, TABLES, Table
-from pipeline.lib.search import create_search_index
+from pipeline.lib.search import create_search_index, remember_replaced_papers, update_search_index
+from pipeline.lib.segments import SEGMENT_PATTERN, WHOLE_TABLE, TableChange, group_column, publish_table
 
 DATABASE_NAME = "papers.duckdb"
 PARQUET_DIR = "parquet"
@@ -45,9 +50,11 @@ LOCK_NAME = ".publish.lock"
 BUILD_LOCK_NAME = ".build.lock"
 # Who holds the build lock, for the message of a build that waits for it.
 BUILD_OWNER_NAME = ".build.owner.json"
+# Releases kept, the current one included: the last one stays queryable ("what changed since the
+# last build"). They share every unchanged Parquet segment by hard links; each has its own database.
 KEEP_RELEASES = 2
 LOCK_TIMEOUT_SECONDS = 600
-# Rows converted at a time when a table comes as a Parquet file: publishing never holds a table.
+# Rows loaded into the database at a time when a table is written whole: it never holds a table.
 BATCH_ROWS = 100_000
 DUCKDB_MEMORY_ENV = "PAPERS_DUCKDB_MEMORY_LIMIT"
 # DuckDB would take 80% of RAM; loading the tables and building the index spill to disk instead.
@@ -75,7 +82,11 @@ class Release:
         return self.warehouse_dir / DATABASE_NAME
 
     def parquet(self, table: str) -> Path:
+        """The table's directory of Parquet segments, read as one table by the readers of README.md."""
         return self.warehouse_dir / PARQUET_DIR / f"{table}.parquet"
+
+    def parquet_files(self, table: str) -> list[Path]:
+        return sorted(self.parquet(table).glob(SEGMENT_PATTERN))
 
 
 def content_digest(path: Path) -> str:
@@ -150,16 +161,6 @@ def arrow_schema(table: Table, file_metadata: Mapping[str, str]) -> pa.Schema:
     )
 
 
-def _batches(table: Table, source: TableSource, schema: pa.Schema) -> Iterator[pa.RecordBatch]:
-    frames = (
-        [source]
-        if isinstance(source, pl.DataFrame)
-        else (pl.from_arrow(b) for b in pq.ParquetFile(source).iter_batches(batch_size=BATCH_ROWS))
-    )
-    for frame in frames:
-        yield from table.conform(frame).to_arrow().cast(schema).to_batches()
-
-
 def _fsync(path: Path) -> None:
     fd = os.open(path, os.O_RDONLY)
     try:
@@ -168,38 +169,32 @@ def _fsync(path: Path) -> None:
         os.close(fd)
 
 
-def write_parquet(table: Table, source: TableSource, path: Path, file_metadata: Mapping[str, str]) -> int:
-    """Write the table as zstd Parquet with the declared schema; returns its number of rows."""
-    schema = arrow_schema(table, file_metadata)
-    rows = 0
-    with pq.ParquetWriter(path, schema, compression="zstd") as writer:
-        for batch in _batches(table, source, schema):
-            writer.write_batch(batch)
-            rows += batch.num_rows
-    _fsync(path)
-    return rows
-
-
-def write_database(path: Path, parquet_paths: Mapping[str, Path], previous: Path | None = None) -> None:
-    """Copy every table into a native DuckDB table (no paths to resolve later) with comments, and
-    index the papers for search, updating the search index of `previous` (the last release's
-    database) where it can be reused."""
+def _connect(path: Path) -> duckdb.DuckDBPyConnection:
     con = duckdb.connect(
         str(path), config={"memory_limit": os.environ.get(DUCKDB_MEMORY_ENV, DEFAULT_DUCKDB_MEMORY)}
     )
+    # DuckDB's own bars would interleave with the build's progress on the terminal.
+    con.execute("SET enable_progress_bar = false")
+    return con
+
+
+def _dataset_reader(directory: Path) -> pa.RecordBatchReader:
+    """The table's segments read batch by batch, in order. Streamed from open files: DuckDB's
+    read_parquet would take the path as a glob."""
+    files = [pq.ParquetFile(path) for path in sorted(directory.glob(SEGMENT_PATTERN))]
+    batches = (batch for file in files for batch in file.iter_batches(batch_size=BATCH_ROWS))
+    return pa.RecordBatchReader.from_batches(files[0].schema_arrow, batches)
+
+
+def write_database(path: Path, parquet_dirs: Mapping[str, Path], previous: Path | None = None) -> None:
+    """Copy every table into a native DuckDB table (no paths to resolve later) with comments, and
+    index the papers for search, updating the search index of `previous` (the last release's
+    database) where it can be reused."""
+    con = _connect(path)
     try:
-        # DuckDB's own bars would interleave with the build's progress on the terminal.
-        con.execute("SET enable_progress_bar = false")
-        for name, parquet_path in parquet_paths.items():
+        for name, directory in parquet_dirs.items():
             table = TABLES[name]
-            # Streamed from an open file: DuckDB's read_parquet would take the path as a glob.
-            parquet = pq.ParquetFile(parquet_path)
-            con.register(
-                "staged_table",
-                pa.RecordBatchReader.from_batches(
-                    parquet.schema_arrow, parquet.iter_batches(batch_size=BATCH_ROWS)
-                ),
-            )
+            con.register("staged_table", _dataset_reader(directory))
             con.execute(f"CREATE TABLE {name} AS SELECT * FROM staged_table")
             con.unregister("staged_table")
             con.execute(f"COMMENT ON TABLE {name} IS {_sql_literal(table.description)}")
@@ -207,6 +202,35 @@ def write_database(path: Path, parquet_paths: Mapping[str, Path], previous: Path
                 con.execute(f'COMMENT ON COLUMN {name}."{column.name}" IS {_sql_literal(column.description)}')
         create_search_index(con, previous=previous)
         con.execute("CHECKPOINT")
+    finally:
+        con.close()
+
+
+def update_database(path: Path, changes: Mapping[str, TableChange]) -> bool:
+    """Bring a copy of the last release's database up to date: per table, delete the rows of the
+    groups that changed or went away and insert the new rows, then update the search index in
+    place. False when the copy cannot be updated so (a table missing, another index): the caller
+    then writes the database whole."""
+    con = _connect(path)
+    try:
+        present = {row[0] for row in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+        if not set(changes) <= present:
+            return False
+        for name, change in changes.items():
+            column = group_column(TABLES[name])
+            con.register("removed_keys", change.removed_keys)
+            con.register("added_rows", change.added)
+            if name == "papers":
+                remember_replaced_papers(con, "removed_keys")
+            group = f'"{column}"' if column else _sql_literal(WHOLE_TABLE)
+            con.execute(f"DELETE FROM {name} WHERE {group} IN (SELECT key FROM removed_keys)")
+            con.execute(f"INSERT INTO {name} SELECT * FROM added_rows")
+            con.unregister("removed_keys")
+            con.unregister("added_rows")
+        if "papers" in changes and not update_search_index(con):
+            return False
+        con.execute("CHECKPOINT")
+        return True
     finally:
         con.close()
 
@@ -275,6 +299,30 @@ def _prune_releases(warehouse_dir: Path, releases_dir: Path) -> None:
         shutil.rmtree(path, ignore_errors=True)
 
 
+def _build_id_of(release: Path | None) -> str | None:
+    try:
+        return json.loads((release / MANIFEST_NAME).read_text(encoding="utf-8"))["build_id"]
+    except (TypeError, OSError, ValueError, KeyError):
+        return None
+
+
+def _write_release_database(release: Path, changes: Mapping[str, TableChange], previous: Path | None) -> None:
+    """The release's database: the last release's copied and brought up to date when every table
+    was published as a change to it, else written whole (reusing the last search index if it can)."""
+    database = release / DATABASE_NAME
+    last = previous / DATABASE_NAME if previous is not None else None
+    if last is not None and last.is_file() and not any(change.full for change in changes.values()):
+        shutil.copyfile(last, database)
+        if update_database(database, changes):
+            return
+        database.unlink()
+    write_database(
+        database,
+        {name: release / PARQUET_DIR / f"{name}.parquet" for name in changes},
+        previous=last if last is not None and last.is_file() else None,
+    )
+
+
 def new_build_id(fingerprint: str) -> str:
     return f"{datetime.now(UTC):%Y%m%dT%H%M%S%fZ}-{fingerprint[:8]}"
 
@@ -288,7 +336,8 @@ def publish(
 ) -> Release:
     """Write a complete release and switch it in; the previous release stays intact on any failure.
 
-    A table given as a Parquet file is converted batch by batch, so that memory stays bounded.
+    A table given as a Parquet file is streamed, so that memory stays bounded; only the segments
+    and database rows that changed since the current release are written.
     """
     unknown = set(tables) - set(TABLES)
     if unknown:
@@ -317,15 +366,29 @@ def publish(
             "built_at": built_at,
             "input_fingerprint": input_fingerprint,
         }
-        parquet_paths, row_counts = {}, {}
-        for name, source in tables.items():
-            parquet_paths[name] = partial / PARQUET_DIR / f"{name}.parquet"
-            row_counts[name] = write_parquet(TABLES[name], source, parquet_paths[name], file_metadata)
-        # Resolved: the last release's own file, whatever `current` points at later.
-        previous = (warehouse_dir / CURRENT_LINK / DATABASE_NAME).resolve()
-        database = partial / DATABASE_NAME
-        write_database(database, parquet_paths, previous=previous if previous.is_file() else None)
-        manifest = {**file_metadata, "row_counts": row_counts, **(extra_manifest or {})}
+        # Resolved: the last release's own directory, whatever `current` points at later.
+        current = warehouse_dir / CURRENT_LINK
+        previous = current.resolve() if current.exists() else None
+        changes = {
+            name: publish_table(
+                TABLES[name],
+                source,
+                partial,
+                partial / PARQUET_DIR / f"{name}.parquet",
+                arrow_schema(TABLES[name], file_metadata),
+                previous,
+            )
+            for name, source in tables.items()
+        }
+        row_counts = {name: change.rows for name, change in changes.items()}
+        _write_release_database(partial, changes, previous)
+        manifest = {
+            **file_metadata,
+            "previous_build_id": _build_id_of(previous),
+            "row_counts": row_counts,
+            "tables": {name: change.summary() for name, change in changes.items()},
+            **(extra_manifest or {}),
+        }
         (partial / MANIFEST_NAME).write_text(json.dumps(manifest, indent=2, default=str) + "\n")
         _fsync(partial / MANIFEST_NAME)
         partial.rename(release_dir)

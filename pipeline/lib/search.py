@@ -477,6 +477,121 @@ def _reuse_previous_index(con: duckdb.DuckDBPyConnection, previous: Path, column
         con.execute(f"DETACH {PREVIOUS}")
 
 
+REPLACED = "papers_replaced"
+
+# In a database whose papers table was just brought up to date (the index still that of its rows
+# before): the indexed papers whose row was replaced with another text or removed leave the index,
+# and the papers not in it (new, or with a new text) are numbered after the last document.
+_LEFT_AND_ADDED_SQL = """
+CREATE TEMP TABLE left_docs AS
+SELECT docs.docid FROM {schema}.docs AS docs
+JOIN {replaced} AS old ON old.{id} = docs.name
+LEFT JOIN {source} AS new ON new.{id} = old.{id}
+WHERE new.{id} IS NULL OR NOT ({unchanged});
+CREATE TEMP TABLE removed_df AS
+SELECT termid, count(DISTINCT docid) AS n FROM {schema}.terms
+WHERE docid IN (SELECT docid FROM left_docs) GROUP BY termid;
+DELETE FROM {schema}.terms WHERE docid IN (SELECT docid FROM left_docs);
+DELETE FROM {schema}.docs WHERE docid IN (SELECT docid FROM left_docs);
+CREATE TEMP TABLE added_docs AS
+SELECT (SELECT coalesce(max(docid), -1) FROM {schema}.docs) + row_number() OVER () AS docid,
+    new.{id} AS name, {columns}
+FROM {source} AS new ANTI JOIN {schema}.docs AS docs ON docs.name = new.{id};
+"""
+
+# The added papers' documents and terms, new terms numbered after the last, and the document
+# frequencies and statistics recounted as the extension defines them.
+_IN_PLACE_SQL = """
+INSERT INTO {schema}.docs
+SELECT added_docs.docid, added_docs.name, count(added_terms.term)
+FROM added_docs LEFT JOIN added_terms USING (docid)
+GROUP BY added_docs.docid, added_docs.name;
+INSERT INTO {schema}.dict
+SELECT (SELECT coalesce(max(termid), -1) FROM {schema}.dict) + row_number() OVER () AS termid, term, 0
+FROM (SELECT DISTINCT term FROM added_terms WHERE term NOT IN (SELECT term FROM {schema}.dict));
+INSERT INTO {schema}.terms (docid, fieldid, termid)
+SELECT added_terms.docid, added_terms.fieldid, dict.termid
+FROM added_terms JOIN {schema}.dict AS dict USING (term);
+CREATE TEMP TABLE added_df AS
+SELECT dict.termid, count(DISTINCT added_terms.docid) AS n
+FROM added_terms JOIN {schema}.dict AS dict USING (term)
+GROUP BY dict.termid;
+UPDATE {schema}.dict AS dict SET df = dict.df + delta.n
+FROM (
+    SELECT termid, sum(n) AS n FROM (
+        SELECT termid, n FROM added_df UNION ALL SELECT termid, -n FROM removed_df
+    ) GROUP BY termid
+) AS delta
+WHERE dict.termid = delta.termid;
+DELETE FROM {schema}.dict WHERE df <= 0;
+DELETE FROM {schema}.stats;
+INSERT INTO {schema}.stats
+SELECT count(docs.docid), sum(docs.len) / count(docs.len) FROM {schema}.docs AS docs;
+"""
+
+
+def remember_replaced_papers(con: duckdb.DuckDBPyConnection, paper_ids: str) -> None:
+    """Keep the indexed text of the papers whose rows are about to be deleted or replaced (ids in
+    the relation `paper_ids`, column `key`), for `update_search_index` to tell which left the index."""
+    columns = _indexed_columns(con)
+    con.execute(
+        f"CREATE OR REPLACE TEMP TABLE {REPLACED} AS SELECT {', '.join([ID_COLUMN, *columns])} "
+        f"FROM {SOURCE_TABLE} WHERE {ID_COLUMN} IN (SELECT key FROM {paper_ids})"
+    )
+
+
+def update_search_index(con: duckdb.DuckDBPyConnection) -> bool:
+    """Bring the database's own index up to date with its papers table, in place, after rows were
+    replaced as `remember_replaced_papers` recorded: only the papers whose text left or entered the
+    index are touched, so the work follows the change, not the corpus. The tables come out as a full
+    build would make them, up to the internal document and term numbers. False, with nothing
+    changed, when the database's index cannot be updated so (none, other fields, no extension): the
+    caller then indexes every paper."""
+    columns = _indexed_columns(con)
+    try:
+        present = {row[0] for row in con.execute(f"SELECT field FROM {INDEX_SCHEMA}.fields").fetchall()}
+        load_fts(con)
+    except (duckdb.Error, SearchUnavailable):
+        return False
+    if present != set(columns) or SNIPPET_COLUMN not in columns:
+        return False
+    names = {"schema": INDEX_SCHEMA, "source": SOURCE_TABLE, "id": ID_COLUMN, "replaced": REPLACED}
+    unchanged = " AND ".join(f"new.{c} IS NOT DISTINCT FROM old.{c}" for c in columns)
+    con.execute(
+        _LEFT_AND_ADDED_SQL.format(
+            **names, unchanged=unchanged, columns=", ".join(f"new.{c}" for c in columns)
+        )
+    )
+    _add_terms(con, columns, with_words=False)
+    con.execute(_IN_PLACE_SQL.format(**names))
+    (left,) = con.execute("SELECT count(*) FROM left_docs").fetchone()
+    (added,) = con.execute("SELECT count(*) FROM added_docs").fetchone()
+    if left or added:
+        # A paper that left may have taken words no other paper has: then every paper's are read again.
+        con.register(
+            "paper_words", _distinct_words(con, columns, source=SOURCE_TABLE if left else "added_docs")
+        )
+        if left:
+            con.execute(f"DELETE FROM {INDEX_SCHEMA}.words")
+        con.execute(
+            f"INSERT INTO {INDEX_SCHEMA}.words SELECT DISTINCT token FROM paper_words "
+            f"WHERE token NOT IN (SELECT token FROM {INDEX_SCHEMA}.words)"
+        )
+        con.unregister("paper_words")
+        con.execute(f"DROP TABLE {INDEX_SCHEMA}.vocabulary")
+        con.execute(
+            _VOCABULARY_SQL.format(
+                schema=INDEX_SCHEMA,
+                words=f"SELECT token FROM {INDEX_SCHEMA}.words",
+                stemmer=_sql_literal(STEMMER),
+            )
+        )
+        _comment_index(con)
+    for table in ("left_docs", "removed_df", "added_docs", "added_terms", "added_df", REPLACED):
+        con.execute(f"DROP TABLE {table}")
+    return True
+
+
 def _add_terms(con: duckdb.DuckDBPyConnection, columns: list[str], with_words: bool) -> None:
     """`added_terms` (term, docid, fieldid) for the papers of `added_docs`; with_words, also the
     words table: every distinct token, stopwords included."""

@@ -50,7 +50,8 @@ def _race(seeds: str, warehouse: str, start, results) -> None:
 
 
 def _tables(parquet_dir: Path) -> dict[str, pl.DataFrame]:
-    return {name: pl.read_parquet(parquet_dir / f"{name}.parquet", glob=False) for name in TABLES}
+    """Each table's rows in a canonical order: a table promises its rows, not their order."""
+    return {name: pl.read_parquet(parquet_dir / f"{name}.parquet").sort(pl.all()) for name in TABLES}
 
 
 def _assert_consistent(tables: dict[str, pl.DataFrame]) -> None:

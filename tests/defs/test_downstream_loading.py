@@ -1,5 +1,6 @@
-"""Every published Parquet file loads in pandas, polars, pyarrow and DuckDB with the declared types,
-and carries the build's key-value metadata."""
+"""Every published table (a directory of Parquet segments) loads in pandas, polars, pyarrow and
+DuckDB with the declared types, by the one-liners of README.md, and every segment carries the
+key-value metadata of the build that wrote it."""
 
 import json
 import re
@@ -20,8 +21,12 @@ def _path(warehouse, name):
     return warehouse / "parquet" / f"{name}.parquet"
 
 
-def _file_metadata(warehouse, name) -> dict[str, str]:
-    metadata = pq.read_schema(_path(warehouse, name)).metadata
+def _segments(warehouse, name):
+    return sorted(_path(warehouse, name).glob("*.parquet"))
+
+
+def _file_metadata(segment) -> dict[str, str]:
+    metadata = pq.read_schema(segment).metadata
     return {key.decode(): value.decode() for key, value in metadata.items()}
 
 
@@ -90,10 +95,15 @@ def test_every_library_reads_the_same_rows(built_warehouse):
 def test_every_file_carries_the_builds_metadata(built_warehouse):
     manifest = json.loads((built_warehouse / "manifest.json").read_text(encoding="utf-8"))
     for name in TABLES:
-        metadata = _file_metadata(built_warehouse, name)
-        assert {key: metadata[key] for key in METADATA_KEYS} == {key: manifest[key] for key in METADATA_KEYS}
-        assert metadata["table"] == name
-        assert metadata["description"] == TABLES[name].description
+        assert [p.name for p in _segments(built_warehouse, name)] == sorted(
+            manifest["tables"][name]["segments"]
+        )
+        for segment in _segments(built_warehouse, name):
+            metadata = _file_metadata(segment)
+            expected = {key: manifest[key] for key in METADATA_KEYS}
+            assert {key: metadata[key] for key in METADATA_KEYS} == expected
+            assert metadata["table"] == name
+            assert metadata["description"] == TABLES[name].description
     assert manifest["schema_version"] == SCHEMA_VERSION
     assert re.fullmatch(r"[0-9a-f]{64}", manifest["input_fingerprint"])
     assert manifest["build_id"].endswith(manifest["input_fingerprint"][:8])
@@ -102,10 +112,11 @@ def test_every_file_carries_the_builds_metadata(built_warehouse):
 
 
 def test_metadata_is_readable_from_polars_and_duckdb(built_warehouse):
+    (segment,) = _segments(built_warehouse, "papers")
+    assert pl.read_parquet_metadata(segment)["schema_version"] == SCHEMA_VERSION
     path = _path(built_warehouse, "papers")
-    assert pl.read_parquet_metadata(path)["schema_version"] == SCHEMA_VERSION
     rows = duckdb.sql(
-        f"SELECT decode(key), decode(value) FROM parquet_kv_metadata('{path}') "
+        f"SELECT decode(key), decode(value) FROM parquet_kv_metadata('{path}/*.parquet') "
         "WHERE decode(key) = 'schema_version'"
     ).fetchall()
     assert rows == [("schema_version", SCHEMA_VERSION)]

@@ -17,8 +17,10 @@ from tests.conftest import REPO_ROOT, SEEDS
 
 
 def _fingerprint(warehouse):
-    files = [warehouse / "papers.duckdb", *sorted((warehouse / "parquet").glob("*.parquet"))]
-    return {path.name: hashlib.sha256(path.read_bytes()).hexdigest() for path in files}
+    files = [warehouse / "papers.duckdb", *sorted((warehouse / "parquet").glob("*.parquet/*.parquet"))]
+    return {
+        f"{path.parent.name}/{path.name}": hashlib.sha256(path.read_bytes()).hexdigest() for path in files
+    }
 
 
 @pytest.fixture

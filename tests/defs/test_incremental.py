@@ -24,7 +24,11 @@ NEW_FILE = (
 
 
 def _tables(warehouse):
-    return {p.stem: pl.read_parquet(p) for p in sorted((warehouse / "parquet").glob("*.parquet"))}
+    """Each table's rows in a canonical order: a table promises its rows, not their order (a rebuild
+    keeps unchanged Parquet segments and adds the changed rows to others)."""
+    return {
+        p.stem: pl.read_parquet(p).sort(pl.all()) for p in sorted((warehouse / "parquet").glob("*.parquet"))
+    }
 
 
 def _assert_same_tables(left, right):

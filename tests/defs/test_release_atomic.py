@@ -34,7 +34,7 @@ class Crash(BaseException):
 
 @contextlib.contextmanager
 def crash_before(n: int, crash):
-    """Call `crash` instead of the n-th file system operation or table write."""
+    """Call `crash` instead of the n-th file system operation, table write or database write."""
     calls = itertools.count(1)
 
     def wrap(owner, name):
@@ -51,7 +51,7 @@ def crash_before(n: int, crash):
         for name in MUTATIONS:
             patch.setattr(os, name, wrap(os, name))
         patch.setattr(shutil, "rmtree", wrap(shutil, "rmtree"))
-        for name in ("write_parquet", "write_database"):
+        for name in ("publish_table", "write_database", "update_database"):
             patch.setattr(publishing, name, wrap(publishing, name))
         yield
 
@@ -73,8 +73,11 @@ def served_release(warehouse: Path) -> str:
     with duckdb.connect(str(warehouse / "papers.duckdb"), read_only=True) as con:
         for name in TABLES:
             path = warehouse / "parquet" / f"{name}.parquet"
-            assert pq.read_schema(path).metadata[b"build_id"].decode() == build_id, name
-            assert pq.read_metadata(path).num_rows == manifest["row_counts"][name], name
+            table = manifest["tables"][name]
+            assert sorted(p.name for p in path.iterdir()) == sorted(table["segments"]), name
+            assert pq.read_table(path).num_rows == manifest["row_counts"][name], name
+            for segment in table["written"]:
+                assert pq.read_schema(path / segment).metadata[b"build_id"].decode() == build_id, name
             (rows,) = con.execute(f"SELECT count(*) FROM {name}").fetchone()
             assert rows == manifest["row_counts"][name], name
     return build_id
@@ -192,7 +195,7 @@ def test_a_warehouse_of_the_older_layout_is_adopted_without_serving_a_mix(releas
                 break  # the switch is the same as in a warehouse of the current layout
             with duckdb.connect(str(warehouse / "papers.duckdb"), read_only=True) as con:
                 assert con.execute("SELECT count(*) FROM papers").fetchone() == (0,)
-            assert pq.read_metadata(warehouse / "parquet" / "papers.parquet").num_rows == 0
+            assert pq.read_table(warehouse / "parquet" / "papers.parquet").num_rows == 0
             continue
         assert _which(warehouse, old_id) == "new"
         break

@@ -124,7 +124,7 @@ def test_dagster_column_schemas_are_the_declared_descriptions(build):
 def test_parquet_field_metadata_is_the_declared_descriptions(build):
     warehouse, _ = build
     for name, table in TABLES.items():
-        schema = pq.read_schema(warehouse / "parquet" / f"{name}.parquet")
+        schema = pq.read_schema(next((warehouse / "parquet" / f"{name}.parquet").iterdir()))
         described = [(f.name, f.metadata[b"description"].decode()) for f in schema]
         assert described == [(c.name, c.description) for c in table.columns], name
         assert schema.metadata[b"description"].decode() == table.description

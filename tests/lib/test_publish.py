@@ -3,6 +3,7 @@ import polars as pl
 import pyarrow.parquet as pq
 
 import pipeline.lib.publish as publishing
+import pipeline.lib.segments as segments
 from pipeline.lib.publish import publish
 from pipeline.lib.schema import TABLES
 
@@ -11,6 +12,7 @@ def test_a_table_read_from_parquet_in_batches_is_published_like_the_frame(
     built_warehouse, tmp_path, monkeypatch
 ):
     monkeypatch.setattr(publishing, "BATCH_ROWS", 7)  # the seed tables span several batches
+    monkeypatch.setattr(segments, "BATCH_ROWS", 7)
     published = built_warehouse / "parquet"
     from_frames = publish(
         {name: pl.read_parquet(published / f"{name}.parquet") for name in TABLES},

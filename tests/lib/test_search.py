@@ -324,3 +324,61 @@ def test_a_full_index_equals_the_one_create_fts_index_makes(title):
     stopwords = "SELECT sw FROM fts_main_papers.stopwords ORDER BY sw"
     assert ours.execute(stopwords).fetchall() == extensions.execute(stopwords).fetchall()
     assert ("cafe",) in _index_content(ours)["words"] and ("the",) in _index_content(ours)["words"]
+
+
+def _updated_in_place(tmp_path, before, after):
+    """The database of `before` with its papers rows replaced to be `after`, its index updated in place."""
+    con = _papers_database(tmp_path / "in_place.duckdb", before)
+    assert create_search_index(con) is None
+    changed = [key for key in before.keys() | after.keys() if before.get(key) != after.get(key)]
+    con.execute("CREATE TEMP TABLE removed_keys AS SELECT unnest(?::VARCHAR[]) AS key", [changed])
+    search.remember_replaced_papers(con, "removed_keys")
+    con.execute("DELETE FROM papers WHERE paper_id IN (SELECT key FROM removed_keys)")
+    for key in changed:
+        if key in after:
+            con.execute("INSERT INTO papers VALUES (?, ?)", [key, after[key]])
+    assert search.update_search_index(con)
+    return con
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        {**PAPERS, "P-new": "Sparse meshes compress graphs; reviewers overcompress privately."},
+        {**PAPERS, "P-kv": "Cache compression of key value pairs, now rewritten entirely."},
+        {key: text for key, text in PAPERS.items() if key != "P-graph"},
+        {"P-only": "Entirely different papers about quantum annealing schedules."},
+        PAPERS,
+    ],
+    ids=["paper added", "paper changed", "paper removed", "all replaced", "nothing changed"],
+)
+def test_an_index_updated_in_place_equals_a_full_build(tmp_path, after):
+    updated = _updated_in_place(tmp_path, PAPERS, after)
+    full = _papers_database(tmp_path / "full.duckdb", after)
+    assert create_search_index(full) is None
+    assert _index_content(updated) == _index_content(full)
+    for query in ("mesh compression", "graphs", "privately compressed caches", "quantum"):
+        found = [
+            [(h.paper_id, round(h.score, 9), h.snippet) for h in search.search(con, query, limit=100)]
+            for con in (updated, full)
+        ]
+        assert found[0] == found[1], query
+
+
+def test_an_update_in_place_tokenizes_only_the_added_papers(tmp_path, monkeypatch):
+    tokenized = []
+    real = search._distinct_words
+    monkeypatch.setattr(
+        search,
+        "_distinct_words",
+        lambda con, columns, source="papers": tokenized.append(source) or real(con, columns, source),
+    )
+    _updated_in_place(tmp_path, PAPERS, {**PAPERS, "P-new": "A new paper on meshes."})
+    assert tokenized == ["added_docs"]
+
+
+def test_an_index_over_other_fields_is_not_updated_in_place():
+    con = _papers_database(title={"P-kv": "Caches"})
+    assert create_search_index(con) is None
+    con.execute("ALTER TABLE papers DROP COLUMN title")
+    assert not search.update_search_index(con)
