@@ -9,7 +9,8 @@ Then copies of originals are injected at random places:
 
 - exact: a verbatim copy; `format`: the same text with case, spacing or markdown/LaTeX markup
   changed (identical after cleaning and normalisation, so it should be matched as exact);
-- near: a copy with typos, one sentence reworded, one sentence dropped, or typos plus markup.
+- near: a copy with typos, one sentence reworded, one sentence dropped (typos instead where that
+  would leave fewer than 20 words), or typos plus markup.
 
 The texts are the same in both formats for the same arguments. `--format arxiv` writes each text
 as one record with all 14 fields of the Kaggle snapshot (`arxiv_record`); the snapshot has one
@@ -19,8 +20,9 @@ with the position in the file, as in the snapshot. The snapshot is one file (abo
 records), so arxiv writes one file unless `--files` asks for more; text writes files of 5,000 to
 20,000 abstracts unless `--files` asks for a number.
 
-The ground truth (`ground_truth.csv`) lists every injected copy as `document_id,original_id,kind`
-with document ids in the pipeline's `<file>:<ordinal>` form; `manifest.json` records the format,
+The input files are written to `OUT/inputs/`, the directory to build from. The ground truth
+(`OUT/ground_truth.csv`) lists every injected copy as `document_id,original_id,kind` with document
+ids in the pipeline's `<file>:<ordinal>` form; `OUT/manifest.json` records the format, the files,
 the number of records and the arguments. Texts are written as they are generated, and originals
 are held as indices into the pool of real sentences, so 3M records need well under 1 GB. Same
 arguments, same output.
@@ -64,6 +66,9 @@ EXACT_KINDS = ("exact", "format")
 FORMATS = ("text", "arxiv")
 ARXIV_FILE = "arxiv-metadata-oai-snapshot.json"
 MANIFEST = "manifest.json"
+# The input files go in a directory of their own: the pipeline reads every entry of its input
+# directory, and would read the ground truth and the manifest as inputs.
+INPUTS = "inputs"
 
 
 def default_source() -> Path:
@@ -148,7 +153,10 @@ class Mutator:
         if len(sentences) < 3:
             return self.typos(sentences, 2)
         index = self.rng.randrange(len(sentences))
-        return sentences[:index] + sentences[index + 1 :]
+        kept = sentences[:index] + sentences[index + 1 :]
+        if len(" ".join(kept).split()) < MIN_WORDS:  # the text reader would reject it as a fragment
+            return self.typos(sentences, 2)
+        return kept
 
     def markup(self, text: str) -> str:
         """Add markdown emphasis or math delimiters around a word, or strip existing ones."""
@@ -483,16 +491,19 @@ def write_added_file(
         return path
 
 
-def read_manifest(corpus: Path) -> dict:
-    """The corpus's manifest; a corpus written before manifests is seed-format text."""
+def read_manifest(corpus: Path) -> dict | None:
+    """The corpus's manifest; None for a corpus written before manifests (its inputs beside its
+    ground truth)."""
     path = corpus / MANIFEST
-    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {"format": "text"}
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=1_000_000, help="abstracts to write (default 1,000,000)")
-    parser.add_argument("--out", type=Path, required=True, help="directory to write the corpus into")
+    parser.add_argument(
+        "--out", type=Path, required=True, help="directory to write the corpus into (its files in OUT/inputs)"
+    )
     parser.add_argument("--format", choices=FORMATS, default="text", help="seed text (default) or arxiv")
     parser.add_argument(
         "--files",
@@ -517,13 +528,14 @@ def main(argv: list[str] | None = None) -> int:
     if not abstracts:
         print(f"no abstracts found in {source}", file=sys.stderr)
         return 1
-    args.out.mkdir(parents=True, exist_ok=True)
+    inputs = args.out / INPUTS
+    inputs.mkdir(parents=True, exist_ok=True)
     with generate(abstracts, args.n, args.seed, args.exact_rate, args.near_rate) as corpus:
         if args.format == "text":
-            files = write_text_corpus(corpus, args.out, args.seed, args.files)
+            files = write_text_corpus(corpus, inputs, args.seed, args.files)
         else:
             records = ArxivRecords(args.seed, *read_titles_and_names(source))
-            files = write_arxiv_corpus(corpus, args.out, records, args.files or 1)
+            files = write_arxiv_corpus(corpus, inputs, records, args.files or 1)
         write_ground_truth(args.out, corpus.copies, files)
     manifest = {
         "format": args.format,
