@@ -597,13 +597,19 @@ def print_targets(figures: dict) -> None:
 
 
 def print_growth(figures: dict, earlier: dict) -> None:
-    """Time per document and peak memory against an earlier run's (3M against 1M, say)."""
-    now = figures["full"]["seconds"] / figures["documents"]
-    then = earlier["full"]["seconds"] / earlier["documents"]
+    """Time per document and peak memory against an earlier run's (3M against 1M, say); the floor's
+    time per record beside it says how much of a change is the machine's."""
+
+    def per_document(run: dict, part: str) -> float:
+        return run[part]["seconds"] / (run["documents"] if part == "full" else run["floor"]["records"])
+
+    now, then = per_document(figures, "full"), per_document(earlier, "full")
+    floor_now, floor_then = per_document(figures, "floor"), per_document(earlier, "floor")
     print(
         f"\nagainst {earlier['documents']:,} documents ({earlier.get('format', 'text')}): full build "
         f"{now * 1e6:.0f} us per document against {then * 1e6:.0f} us ({now / then:.2f}x; 1.00x is linear "
-        f"growth); peak RSS {figures['full']['peak_rss_gb']:.2f} GB against "
+        f"growth); the floor {floor_now * 1e6:.1f} us per record against {floor_then * 1e6:.1f} us "
+        f"({floor_now / floor_then:.2f}x); peak RSS {figures['full']['peak_rss_gb']:.2f} GB against "
         f"{earlier['full']['peak_rss_gb']:.2f} GB"
     )
 
