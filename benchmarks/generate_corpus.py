@@ -50,6 +50,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import orjson
+import xxhash
 
 DEFAULT_SOURCE = Path("/work/shared/corpus/abstracts.jsonl.gz")
 SHIPPED_SEEDS = Path(__file__).resolve().parent.parent / "seeds"
@@ -229,9 +230,6 @@ class Corpus:
         start, end = self._copy_offsets[number], self._copy_offsets[number + 1]
         return os.pread(self._copy_file.fileno(), end - start, start).decode("utf-8")
 
-    def text(self, position: int) -> str:
-        return self._text_of(self.order[position])
-
     def __iter__(self) -> Iterator[str]:
         self._copy_file.flush()
         return (self._text_of(index) for index in self.order)
@@ -264,9 +262,10 @@ def generate(abstracts: list[str], n: int, seed: int, exact_rate: float, near_ra
         count = len(rng.choice(split))
         indices = rng.sample(pool_index, max(count, 2))
         text = " ".join(pool[i] for i in indices)
-        if not MIN_WORDS <= len(text.split()) <= MAX_WORDS or hash(text) in seen:
+        digest = xxhash.xxh3_64_intdigest(text.encode("utf-8"))
+        if not MIN_WORDS <= len(text.split()) <= MAX_WORDS or digest in seen:
             continue
-        seen.add(hash(text))
+        seen.add(digest)
         corpus.add_original(indices)
     del seen
     copies: list[tuple[int, int, str]] = []
