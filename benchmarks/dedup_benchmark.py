@@ -50,8 +50,10 @@ _BLANK_LINES = re.compile(r"\n[ \t\r\f\v\u00a0\u200b\ufeff]*\n\s*")
 
 
 def load_documents(directory: Path) -> pl.DataFrame:
-    """Every paragraph after the header of every .txt file: document_id ('<file>:<ordinal>'), text,
-    in canonical order (file name, then ordinal)."""
+    """Every paragraph after the header of every .txt file of a text corpus (in its inputs/ when it
+    has one): document_id ('<file>:<ordinal>'), text, in canonical order (file name, then ordinal)."""
+    if (directory / generate_corpus.INPUTS).is_dir():
+        directory = directory / generate_corpus.INPUTS
     ids, texts = [], []
     for path in sorted(directory.glob("*.txt")):
         body = path.read_text(encoding="utf-8").split("\n", 1)

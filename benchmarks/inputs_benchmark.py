@@ -1,10 +1,11 @@
 """Read speed and memory per record: arXiv-snapshot-shaped JSON Lines against the seed text format.
 
 The same abstracts are written twice, as one JSON Lines file in the arXiv OAI snapshot's shape (all
-14 fields) and as seed-format text files of about 20,000 abstracts each, the shape the text
-benchmarks use. Each is then read and cleaned by the ingest step's own function
-(`assemble.prepare_file`, documents written to Parquet batch by batch), in one process, so the
-figures are per core. Peak memory is the reading process's own peak RSS (VmHWM), one fresh process per run.
+14 fields, written by `generate_corpus.py --format arxiv`'s own functions) and as seed-format text
+files of about 20,000 abstracts each, the shape the text benchmarks use. Each is then read and
+cleaned by the ingest step's own function (`assemble.prepare_file`, documents written to Parquet
+batch by batch), in one process, so the figures are per core. Peak memory is the reading process's
+own peak RSS (VmHWM), one fresh process per run.
 
     python benchmarks/inputs_benchmark.py --n 1000000 --scratch /tmp/inputs-bench [--repeat 3]
 
@@ -21,10 +22,16 @@ import sys
 import time
 from pathlib import Path
 
-import orjson
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from generate_corpus import default_source, generate, read_abstracts
+from generate_corpus import (
+    ArxivRecords,
+    default_source,
+    generate,
+    read_abstracts,
+    read_titles_and_names,
+    write_arxiv_corpus,
+    write_text_corpus,
+)
 
 TEXT_FILE_ABSTRACTS = 20_000
 
@@ -33,33 +40,12 @@ def write_inputs(n: int, scratch: Path, seed: int) -> tuple[Path, Path]:
     jsonl_dir, text_dir = scratch / "jsonl", scratch / "text"
     if (jsonl_dir / "done").exists() and (text_dir / "done").exists():
         return jsonl_dir, text_dir
-    texts, _ = generate(read_abstracts(default_source()), n, seed, 0.0, 0.0)
     jsonl_dir.mkdir(parents=True, exist_ok=True)
     text_dir.mkdir(parents=True, exist_ok=True)
-    with open(jsonl_dir / "arxiv-metadata-oai-snapshot.json", "wb") as out:
-        for i, text in enumerate(texts):
-            number = f"{2001 + i // 100000:04d}.{i % 100000:05d}"
-            record = {
-                "id": number,
-                "submitter": "A. Submitter",
-                "authors": "A. One, B. Two and C. Three",
-                "title": f"Paper number {i}",
-                "comments": "10 pages",
-                "journal-ref": None,
-                "doi": None,
-                "report-no": None,
-                "categories": "cs.LG stat.ML",
-                "license": None,
-                "abstract": "  " + text.replace(". ", ".\n  ", 3) + "\n",
-                "versions": [{"version": "v1", "created": "Mon, 2 Apr 2007 19:18:42 GMT"}],
-                "update_date": "2008-11-13",
-                "authors_parsed": [["One", "A.", ""], ["Two", "B.", ""], ["Three", "C.", ""]],
-            }
-            out.write(orjson.dumps(record) + b"\n")
-    for start in range(0, len(texts), TEXT_FILE_ABSTRACTS):
-        chunk = texts[start : start + TEXT_FILE_ABSTRACTS]
-        body = "\n\n".join(chunk)
-        (text_dir / f"{start // TEXT_FILE_ABSTRACTS:04d}.txt").write_text(f"NeurIPS 2023 Papers\n\n{body}\n")
+    source = default_source()
+    with generate(read_abstracts(source), n, seed, 0.0, 0.0) as corpus:
+        write_arxiv_corpus(corpus, jsonl_dir, ArxivRecords(seed, *read_titles_and_names(source)))
+        write_text_corpus(corpus, text_dir, seed, files=-(-n // TEXT_FILE_ABSTRACTS))
     (jsonl_dir / "done").touch()
     (text_dir / "done").touch()
     return jsonl_dir, text_dir
