@@ -8,9 +8,10 @@ import dagster as dg
 
 from pipeline.defs.ingest import SEED_FILES, file_dir, seed_file
 from pipeline.defs.resources import WarehousePaths
-from pipeline.lib.filemap import stale_files
+from pipeline.lib.filemap import file_version, stale_files
 from pipeline.lib.parse import seed_paths
 from pipeline.lib.readers import entries
+from pipeline.lib.readers.mapping import load_mappings
 
 SENSOR_INTERVAL_SECONDS = 15
 PARTITION_RANGE_START = "dagster/asset_partition_range_start"
@@ -77,10 +78,19 @@ def seed_files_sensor(context: dg.SensorEvaluationContext, paths: WarehousePaths
     added = sorted(set(files) - set(registered))
     removed = sorted(set(registered) - set(files))
     ordered = [key for key in registered if key in files] + added
+    mappings = load_mappings(seeds)
+
+    def state(keys: list[str]) -> str:
+        """What the files are now: their status, digest and the version their parts must have. A
+        run key made of it is new for every edit (even back to earlier bytes: the change time moves)
+        and for every new version of the code, and the same while nothing changes."""
+        now = [[key, *digests[key], file_version(entries.file_name(key), mappings)] for key in keys]
+        return hashlib.sha256(json.dumps(now).encode()).hexdigest()[:16]
+
     run_requests = [
         dg.RunRequest(
             # Requested again on every tick until its map has run: the key makes that one run.
-            run_key=f"ingest:{first}:{last}:{digests[first][1]}:{digests[last][1]}",
+            run_key=f"ingest:{first}:{last}:{state(ordered[ordered.index(first) : ordered.index(last) + 1])}",
             job_name=ingest_files.name,
             tags=range_tags(first, last),
         )
@@ -88,9 +98,9 @@ def seed_files_sensor(context: dg.SensorEvaluationContext, paths: WarehousePaths
     ]
     if run_requests or removed:
         # The run queue starts runs in order, so the tables are built after the files are mapped.
-        contents = {key: value[1] for key, value in digests.items()}
-        stamp = hashlib.sha256(json.dumps(contents, sort_keys=True).encode()).hexdigest()[:16]
-        run_requests.append(dg.RunRequest(run_key=f"tables:{stamp}", job_name=build_tables.name))
+        run_requests.append(
+            dg.RunRequest(run_key=f"tables:{state(sorted(files))}", job_name=build_tables.name)
+        )
     context.update_cursor(json.dumps(digests, sort_keys=True))
     return dg.SensorResult(
         run_requests=run_requests,

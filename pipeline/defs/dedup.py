@@ -6,7 +6,7 @@ import dagster as dg
 import polars as pl
 
 from pipeline.defs.metadata import frame_metadata
-from pipeline.defs.resources import LAZY, PATHS
+from pipeline.defs.resources import LAZY, PATHS, WarehousePaths
 from pipeline.lib.assemble import (
     MATCH_COLUMNS,
     canonical_papers,
@@ -16,8 +16,9 @@ from pipeline.lib.assemble import (
     match_documents,
 )
 from pipeline.lib.dedup import summarise
-from pipeline.lib.filemap import SIGNATURES_PART
+from pipeline.lib.filemap import SIGNATURES_PART, current_files
 from pipeline.lib.readers.entries import file_name
+from pipeline.lib.readers.mapping import load_mappings
 
 GROUP = "dedup"
 
@@ -49,6 +50,7 @@ GROUP = "dedup"
 )
 def deduplicate_documents(
     context: dg.AssetExecutionContext,
+    paths: WarehousePaths,
     raw_documents: pl.LazyFrame,
     rejects: pl.LazyFrame,
     seed_file: dict,
@@ -60,8 +62,10 @@ def deduplicate_documents(
     """
     started = time.perf_counter()
     occurrences = raw_documents.select(MATCH_COLUMNS).collect()
+    # Only a file's current parts: signatures of other bytes or older code are signed again here.
+    current = current_files(seed_file, load_mappings(paths.seeds()))
     staged = {
-        file_name(key): parts[SIGNATURES_PART] for key, parts in seed_file.items() if SIGNATURES_PART in parts
+        file_name(key): parts[SIGNATURES_PART] for key, parts in current.items() if SIGNATURES_PART in parts
     }
     signatures, signed = file_signatures(occurrences, staged)
     context.log.info(

@@ -10,9 +10,18 @@ from pipeline.defs.metadata import PREVIEW_ROWS, frame_metadata, markdown_previe
 from pipeline.defs.resources import LAZY, PATHS, WarehousePaths
 from pipeline.lib.assemble import papers_table
 from pipeline.lib.extract import LIMITS, TEXT_KEY, TextRows, assemble, extract_texts
-from pipeline.lib.filemap import StagedFile, file_version, gathered_rows, missing_texts
-from pipeline.lib.readers.entries import file_name
+from pipeline.lib.filemap import (
+    HOLDER,
+    StagedFile,
+    code_version,
+    current_files,
+    gathered_rows,
+    missing_texts,
+    staged_in,
+    write_text_rows,
+)
 from pipeline.lib.readers.mapping import load_mappings
+from pipeline.lib.staging import Staging
 
 GROUP = "extract"
 TOP_ENTITIES = 15
@@ -73,18 +82,25 @@ def extract_entities(
     """
     started = time.perf_counter()
     mappings = load_mappings(paths.seeds())
-    files = [
-        StagedFile(parts)
-        for key, parts in sorted(seed_file.items())
-        if StagedFile(parts).current(file_version(file_name(key), mappings))
-    ]
+    files = [StagedFile(parts) for parts in current_files(seed_file, mappings).values()]
+    # Texts a build before this one extracted here, last: a file's map holding a text comes first.
+    store = Staging(paths.warehouse()).extracted_here
+    kept = staged_in(store)
+    holders = [*files, kept] if kept.current(code_version()) else files
     texts = canonical_papers.select("paper_id", "abstract_clean")
     papers = canonical_papers.select("paper_id", TEXT_KEY).collect()
-    rows, held = gathered_rows(files)
+    rows, held = gathered_rows(holders)
     missing = missing_texts(papers, held, texts)
-    if missing.height:
+    if missing.height or len(holders) > len(files):
         engine = compute.engine()
-        rows = TextRows.concat([rows, extract_texts(missing, engine.workers, executor=engine.executor)])
+        fresh = extract_texts(missing, engine.workers, executor=engine.executor)
+        rows = TextRows.concat([rows, fresh])
+        # What no file holds and the papers still need, kept for the next build.
+        still = (
+            held.filter(pl.col(HOLDER) == len(files)).join(papers, on=TEXT_KEY, how="semi").select(TEXT_KEY)
+        )
+        orphans = pl.concat([still, missing.select(TEXT_KEY)])
+        write_text_rows(store, orphans, rows.of(orphans), code_version())
     extraction = assemble(papers, rows, texts)
     summary = _mention_summary(extraction.mentions, extraction.entities)
     n_papers = extraction.paper_annotations.height

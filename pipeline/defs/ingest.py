@@ -118,7 +118,7 @@ def seed_file(context: dg.AssetExecutionContext, paths: WarehousePaths, compute:
         n_extracted = 0
         for key in keys:
             texts = owned_texts(staged[key]["documents"], staged[key][TEXT_KEYS_PART], owned[key])
-            parts = extract_owned(texts, executor, in_flight=2 * engine.workers)
+            parts = extract_owned(texts, executor, engine.workers)
             n_extracted += texts.height
             # The stamp last: parts of a file whose map did not finish are never taken as current.
             stamp = mapped_stamp(staged[key], file_version(file_name(key), mappings))

@@ -18,17 +18,19 @@ import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 
 import polars as pl
 
+from pipeline.lib import assemble, schema
 from pipeline.lib.assemble import PrepareJob, preparation_version, prepare_file
 from pipeline.lib.dedup import sign_texts, signature_version
 from pipeline.lib.extract import TEXT_KEY, TextRows, extract_texts, extraction_version, text_keys
 from pipeline.lib.inputs import ParsedSeeds
 from pipeline.lib.readers.entries import file_digest, file_name
 from pipeline.lib.readers.mapping import FileMapping, load_mappings
+from pipeline.lib.versions import source_digest
 
 # Part names in a file's staging directory, beside `documents`, `rejects` and `input_file`.
 SIGNATURES_PART = "signatures"
@@ -37,12 +39,16 @@ EXTRACTED_PART = "extracted"  # text_key: the texts this file extracted
 STAMP_PART = "stamp"  # sha256 of the file's bytes, and the version its parts were made with
 # TextRows frames are staged as "rows_<name>".
 ROWS_PREFIX = "rows_"
+# Which of the holders given to gathered_rows a text's rows came from.
+HOLDER = "holder"
 
 
 @cache
 def code_version() -> str:
-    """The version of everything the map runs: readers, parser, cleaner, dedup signing, extraction."""
-    return f"{preparation_version()}-{signature_version()}-{extraction_version()}"
+    """The version of everything the map runs: readers, parser, cleaner, dedup signing, extraction,
+    and the map itself with the schemas of what it stages."""
+    own = source_digest([Path(__file__), assemble, schema])
+    return f"{preparation_version()}-{signature_version()}-{extraction_version()}-{own}"
 
 
 def file_version(name: str, mappings: Mapping[str, FileMapping]) -> str:
@@ -99,7 +105,7 @@ def read_and_sign(job: PrepareJob) -> MappedFile:
     sign_texts(texts["abstract_clean"]).write(signatures)
     keys = directory / f"{TEXT_KEYS_PART}.parquet"
     frame = texts.select("document_id", text_keys(texts["abstract_clean"]))
-    _write_atomically(lambda tmp: frame.write_parquet(tmp, compression="lz4"), keys)
+    _write_atomically(partial(frame.write_parquet, compression="lz4"), keys)
     return MappedFile(parsed, signatures, keys)
 
 
@@ -129,10 +135,10 @@ def owned_texts(documents: Path, keys: Path, owned: pl.DataFrame) -> pl.DataFram
     )
 
 
-def extract_owned(texts: pl.DataFrame, executor: Executor | None, in_flight: int) -> dict[str, pl.DataFrame]:
+def extract_owned(texts: pl.DataFrame, executor: Executor | None, workers: int) -> dict[str, pl.DataFrame]:
     """The parts a file stages for the texts it owns: EXTRACTED_PART and the rows of each, the
-    chunks on `executor` (`in_flight` at a time) or in this process."""
-    rows = extract_texts(texts, workers=in_flight, executor=executor)
+    chunks on `executor` (twice its `workers` in flight) or in this process."""
+    rows = extract_texts(texts, workers=workers if executor is not None else 1, executor=executor)
     return {EXTRACTED_PART: texts.select(TEXT_KEY), **{ROWS_PREFIX + n: f for n, f in rows.frames().items()}}
 
 
@@ -147,37 +153,63 @@ class StagedFile:
         stamp = self.parts.get(STAMP_PART)
         if stamp is None or not stamp.exists():
             return False
-        return pl.read_parquet(stamp, glob=False)["version"].to_list() == [version]
+        # A stamp of an older layout has no version: its parts are not current.
+        return pl.read_parquet(stamp, glob=False).row(0, named=True).get("version") == version
+
+
+def current_files(
+    parts_by_key: Mapping[str, Mapping[str, Path]], mappings: Mapping[str, FileMapping]
+) -> dict[str, Mapping[str, Path]]:
+    """The files (by partition key, to their parts) whose stamp says their parts were made with the
+    version they must have now; the others' parts are not read."""
+    return {
+        key: parts
+        for key, parts in sorted(parts_by_key.items())
+        if StagedFile(parts).current(file_version(file_name(key), mappings))
+    }
 
 
 def gathered_rows(files: Sequence[StagedFile]) -> tuple[TextRows, pl.DataFrame]:
-    """The rows every file extracted, each text's from the first file that holds it (two files can
-    both hold a text when one was mapped while the other's parts were stale), and the TEXT_KEY of
-    every text they hold. Lazy reads: only the rows are loaded, never a text."""
-    holders = [f for f in files if EXTRACTED_PART in f.parts]
+    """The rows the files extracted, each text's from the first file that holds it (two files can
+    both hold a text when one was mapped while the other's parts were stale), and for each text
+    held the index in `files` of the file its rows came from (columns TEXT_KEY, HOLDER). Lazy
+    reads: only the rows are loaded, never a text."""
+    holders = [(index, f) for index, f in enumerate(files) if EXTRACTED_PART in f.parts]
     if not holders:
-        return TextRows.empty(), pl.DataFrame(schema={TEXT_KEY: pl.String})
-    extracted = pl.concat(
-        [
-            pl.scan_parquet(f.parts[EXTRACTED_PART], glob=False).with_columns(_file=pl.lit(index))
-            for index, f in enumerate(holders)
-        ]
-    ).unique(TEXT_KEY, keep="first", maintain_order=True)
-    winners = extracted.collect()
-    frames = {}
-    for name in TextRows.empty().frames():
-        frames[name] = pl.concat(
+        return TextRows.empty(), pl.DataFrame(schema={TEXT_KEY: pl.String, HOLDER: pl.Int32})
+
+    def scan(part: str) -> pl.LazyFrame:
+        return pl.concat(
             [
-                pl.scan_parquet(f.parts[ROWS_PREFIX + name], glob=False).join(
-                    winners.lazy().filter(pl.col("_file") == index).select(TEXT_KEY),
-                    on=TEXT_KEY,
-                    how="semi",
-                    maintain_order="left",
-                )
-                for index, f in enumerate(holders)
+                pl.scan_parquet(f.parts[part], glob=False).with_columns(pl.lit(index, pl.Int32).alias(HOLDER))
+                for index, f in holders
             ]
-        ).collect()
-    return TextRows.from_frames(frames), winners.select(TEXT_KEY)
+        )
+
+    winners = scan(EXTRACTED_PART).unique(TEXT_KEY, keep="first", maintain_order=True).collect()
+    frames = {
+        name: scan(ROWS_PREFIX + name)
+        .join(winners.lazy(), on=[TEXT_KEY, HOLDER], how="semi", maintain_order="left")
+        .drop(HOLDER)
+        .collect()
+        for name in TextRows.empty().frames()
+    }
+    return TextRows.from_frames(frames), winners
+
+
+def write_text_rows(directory: Path, texts: pl.DataFrame, rows: TextRows, version: str) -> None:
+    """Stage rows outside a file's map (the texts, a TEXT_KEY column, and their rows), as a map
+    stages them, with the stamp of `version` written last."""
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / f"{STAMP_PART}.parquet").unlink(missing_ok=True)
+    parts = {EXTRACTED_PART: texts.select(TEXT_KEY), **{ROWS_PREFIX + n: f for n, f in rows.frames().items()}}
+    for name, frame in [*parts.items(), (STAMP_PART, pl.DataFrame({"version": [version]}))]:
+        _write_atomically(partial(frame.write_parquet, compression="lz4"), directory / f"{name}.parquet")
+
+
+def staged_in(directory: Path) -> StagedFile:
+    """The parts staged in a directory."""
+    return StagedFile({part.stem: part for part in directory.glob("*.parquet")} if directory.is_dir() else {})
 
 
 def missing_texts(papers: pl.DataFrame, held: pl.DataFrame, texts: pl.LazyFrame) -> pl.DataFrame:

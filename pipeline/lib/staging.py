@@ -4,6 +4,7 @@
     <asset>.parquet.parts/<id>/   of parts (kept: the current one and the one before it)
     <asset>/<partition>/          a partitioned asset's parts; for seed_file, one input file's map
                                   (documents, signatures, text keys, extracted rows, its stamp)
+    extracted_here/               rows of texts no file's map holds (their owner file went)
     snapshots/<id>/               staged files pinned while a check or publish reads them
     validations/                  what checks passed: passed/<check>.json (the digests of the tables
                                   each passed on), <table>.passed.parquet (row hashes GX need not
@@ -46,6 +47,12 @@ class Staging:
         """Where one partition's parts are staged. The key is an input file's name, which may hold
         `*`, `?` or `[`: escaped, the directory name is never a pattern to a reader that globs."""
         return self.partitions(asset) / quote(key, safe="")
+
+    @property
+    def extracted_here(self) -> Path:
+        """The rows of texts the extraction step extracted because no file's map held them (their
+        owner file went), staged as a map stages its texts' rows, for the builds after it."""
+        return self.root / "extracted_here"
 
     def new_snapshot(self) -> Path:
         """A directory of its own for files pinned by one reader."""

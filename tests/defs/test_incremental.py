@@ -131,6 +131,14 @@ def test_a_text_in_two_files_is_extracted_once_and_again_when_its_owner_goes(tmp
         if m.asset_key.path == ["mentions"]
     ]
     assert mentions.metadata["texts_extracted_here"].value == 1  # its owner, a.txt, went
+    # Kept for the builds after it: not extracted again while no file's map holds it.
+    later = run_build(seeds, warehouse, instance)
+    (mentions,) = [
+        m
+        for m in later.result.asset_materializations_for_node("extract_entities")
+        if m.asset_key.path == ["mentions"]
+    ]
+    assert mentions.metadata["texts_extracted_here"].value == 0
     full = tmp_path / "full"
     assert run_build(seeds, full).published
     _assert_same_tables(_tables(warehouse), _tables(full))

@@ -68,6 +68,8 @@ LIMITS = (*ENTITY_LIMITS, "results")
 
 # The column naming a distinct clean text in TextRows: a digest of the text.
 TEXT_KEY = "text_key"
+# Texts hashed at a time by text_keys.
+KEY_SLICE = 50_000
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,10 @@ class TextRows:
         if not parts:
             return cls.empty()
         return cls(*(pl.concat([getattr(part, f.name) for part in parts]) for f in fields(cls)))
+
+    def of(self, keys: pl.DataFrame) -> TextRows:
+        """The rows of the texts in `keys` (a TEXT_KEY column)."""
+        return TextRows(*(frame.join(keys, on=TEXT_KEY, how="semi") for frame in self.frames().values()))
 
     def frames(self) -> dict[str, pl.DataFrame]:
         """Each frame by its name: what a build stages per input file."""
@@ -179,12 +185,15 @@ def extraction_version() -> str:
 
 
 def text_keys(texts: pl.Series) -> pl.Series:
-    """TEXT_KEY of each clean text (a null text is the empty one): a 128-bit digest of its UTF-8."""
-    return pl.Series(
-        TEXT_KEY,
-        [xxhash.xxh3_128_hexdigest(text.encode()) for text in texts.fill_null("").to_list()],
-        dtype=pl.String,
-    )
+    """TEXT_KEY of each clean text (a null text is the empty one): a 128-bit digest of its UTF-8,
+    a slice at a time, so that a million texts never exist as Python strings at once."""
+    texts = texts.fill_null("")
+    keys = [
+        xxhash.xxh3_128_hexdigest(text.encode())
+        for start in range(0, len(texts), KEY_SLICE)
+        for text in texts.slice(start, KEY_SLICE).to_list()
+    ]
+    return pl.Series(TEXT_KEY, keys, dtype=pl.String)
 
 
 def _extract_chunk(rows: list[tuple[str, str]]) -> TextRows:
@@ -192,14 +201,14 @@ def _extract_chunk(rows: list[tuple[str, str]]) -> TextRows:
     texts' rows never exist as Python objects at once."""
     lexicon = load_lexicon()
     mentions, abbreviations, links, results, capped = [], [], [], [], []
-    for paper_id, text in rows:
-        paper_links = find_links(text)
-        found = extract_entities(text, lexicon, paper_links)
-        capped.extend((paper_id, limit) for limit in found.capped)
+    for text_key, text in rows:
+        text_links = find_links(text)
+        found = extract_entities(text, lexicon, text_links)
+        capped.extend((text_key, limit) for limit in found.capped)
         for m in found.mentions:
             mentions.append(
                 (
-                    paper_id,
+                    text_key,
                     m.entity_type,
                     m.text,
                     m.name,
@@ -212,13 +221,13 @@ def _extract_chunk(rows: list[tuple[str, str]]) -> TextRows:
                     m.evidence,
                 )
             )
-        abbreviations.extend((paper_id, a.short, a.long, a.start, a.end) for a in found.abbreviations)
-        links.extend((paper_id, link.url, link.kind, link.start, link.end) for link in paper_links)
+        abbreviations.extend((text_key, a.short, a.long, a.start, a.end) for a in found.abbreviations)
+        links.extend((text_key, link.url, link.kind, link.start, link.end) for link in text_links)
         spans = [MentionSpan(m.start, m.end, m.entity_type, m.name) for m in found.mentions]
         paper_results = find_results(text, spans, limit=MAX_RESULTS + 1)  # one more tells a cut
         if len(paper_results) > MAX_RESULTS:
-            capped.append((paper_id, "results"))
-        results.extend((paper_id, *r) for r in paper_results[:MAX_RESULTS])
+            capped.append((text_key, "results"))
+        results.extend((text_key, *r) for r in paper_results[:MAX_RESULTS])
     return TextRows(
         *(
             pl.DataFrame(data, schema=_keyed(schema), orient="row")
