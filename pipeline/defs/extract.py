@@ -101,7 +101,10 @@ def extract_entities(
         )
         orphans = pl.concat([still, missing.select(TEXT_KEY)])
         write_text_rows(store, orphans, rows.of(orphans), code_version())
-    extraction = assemble(papers, rows, texts)
+    # Handed over, not kept here: assemble lets each table of rows go once it is used.
+    handed = [rows]
+    del rows
+    extraction = assemble(papers, handed.pop(), texts)
     summary = _mention_summary(extraction.mentions, extraction.entities)
     n_papers = extraction.paper_annotations.height
     context.log.info(

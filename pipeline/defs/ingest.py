@@ -2,6 +2,7 @@
 
 import time
 import warnings
+from functools import partial
 from pathlib import Path
 
 import dagster as dg
@@ -12,7 +13,7 @@ from pipeline.defs.metadata import frame_metadata
 from pipeline.defs.resources import PATHS, LinkedParts, WarehousePaths, partition_dir, stage_partition
 from pipeline.lib.assemble import PrepareJob
 from pipeline.lib.engine import executor_for
-from pipeline.lib.extract import TEXT_KEY
+from pipeline.lib.extract import TEXT_KEY, extract_many
 from pipeline.lib.filemap import (
     EXTRACTED_PART,
     SIGNATURES_PART,
@@ -21,11 +22,11 @@ from pipeline.lib.filemap import (
     StagedFile,
     claim_texts,
     code_version,
-    extract_owned,
     file_version,
     map_in_order,
     owned_texts,
     read_and_sign,
+    row_parts,
 )
 from pipeline.lib.inputs import PREPARED_DOCUMENT_SCHEMA
 from pipeline.lib.readers.entries import file_name, inspect
@@ -116,9 +117,12 @@ def seed_file(context: dg.AssetExecutionContext, paths: WarehousePaths, compute:
         )
         owned = claim_texts([(key, staged[key][TEXT_KEYS_PART]) for key in keys], known)
         n_extracted = 0
-        for key in keys:
-            texts = owned_texts(staged[key]["documents"], staged[key][TEXT_KEYS_PART], owned[key])
-            parts = extract_owned(texts, executor, engine.workers)
+        owned_by_file = [
+            (key, partial(owned_texts, staged[key]["documents"], staged[key][TEXT_KEYS_PART], owned[key]))
+            for key in keys
+        ]
+        for key, texts, rows in extract_many(owned_by_file, engine.workers, executor):
+            parts = row_parts(texts, rows)
             n_extracted += texts.height
             # The stamp last: parts of a file whose map did not finish are never taken as current.
             stamp = mapped_stamp(staged[key], file_version(file_name(key), mappings))

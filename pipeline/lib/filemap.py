@@ -26,7 +26,7 @@ import polars as pl
 from pipeline.lib import assemble, schema
 from pipeline.lib.assemble import PrepareJob, preparation_version, prepare_file
 from pipeline.lib.dedup import sign_texts, signature_version
-from pipeline.lib.extract import TEXT_KEY, TextRows, extract_texts, extraction_version, text_keys
+from pipeline.lib.extract import TEXT_KEY, TextRows, extraction_version, text_keys
 from pipeline.lib.inputs import ParsedSeeds
 from pipeline.lib.readers.entries import file_digest, file_name
 from pipeline.lib.readers.mapping import FileMapping, load_mappings
@@ -135,10 +135,8 @@ def owned_texts(documents: Path, keys: Path, owned: pl.DataFrame) -> pl.DataFram
     )
 
 
-def extract_owned(texts: pl.DataFrame, executor: Executor | None, workers: int) -> dict[str, pl.DataFrame]:
-    """The parts a file stages for the texts it owns: EXTRACTED_PART and the rows of each, the
-    chunks on `executor` (twice its `workers` in flight) or in this process."""
-    rows = extract_texts(texts, workers=workers if executor is not None else 1, executor=executor)
+def row_parts(texts: pl.DataFrame, rows: TextRows) -> dict[str, pl.DataFrame]:
+    """The parts that stage texts' rows: EXTRACTED_PART (the texts' keys) and the rows of each."""
     return {EXTRACTED_PART: texts.select(TEXT_KEY), **{ROWS_PREFIX + n: f for n, f in rows.frames().items()}}
 
 
@@ -186,14 +184,17 @@ def gathered_rows(files: Sequence[StagedFile]) -> tuple[TextRows, pl.DataFrame]:
             ]
         )
 
-    winners = scan(EXTRACTED_PART).unique(TEXT_KEY, keep="first", maintain_order=True).collect()
-    frames = {
-        name: scan(ROWS_PREFIX + name)
-        .join(winners.lazy(), on=[TEXT_KEY, HOLDER], how="semi", maintain_order="left")
-        .drop(HOLDER)
-        .collect()
-        for name in TextRows.empty().frames()
-    }
+    held = scan(EXTRACTED_PART).collect()
+    winners = held.unique(TEXT_KEY, keep="first", maintain_order=True)
+    # Only when some text is held twice do the rows need filtering to each text's first holder.
+    held_twice = winners.height < held.height
+    del held
+    frames = {}
+    for name in TextRows.empty().frames():
+        rows = scan(ROWS_PREFIX + name)
+        if held_twice:
+            rows = rows.join(winners.lazy(), on=[TEXT_KEY, HOLDER], how="semi", maintain_order="left")
+        frames[name] = rows.drop(HOLDER).collect()
     return TextRows.from_frames(frames), winners
 
 
@@ -202,7 +203,7 @@ def write_text_rows(directory: Path, texts: pl.DataFrame, rows: TextRows, versio
     stages them, with the stamp of `version` written last."""
     directory.mkdir(parents=True, exist_ok=True)
     (directory / f"{STAMP_PART}.parquet").unlink(missing_ok=True)
-    parts = {EXTRACTED_PART: texts.select(TEXT_KEY), **{ROWS_PREFIX + n: f for n, f in rows.frames().items()}}
+    parts = row_parts(texts, rows)
     for name, frame in [*parts.items(), (STAMP_PART, pl.DataFrame({"version": [version]}))]:
         _write_atomically(partial(frame.write_parquet, compression="lz4"), directory / f"{name}.parquet")
 

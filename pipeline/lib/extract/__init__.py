@@ -55,6 +55,7 @@ __all__ = [
     "TextRows",
     "assemble",
     "extract_all",
+    "extract_many",
     "extract_texts",
     "extraction_version",
     "text_keys",
@@ -239,61 +240,103 @@ def _extract_chunk(rows: list[tuple[str, str]]) -> TextRows:
 
 
 def extract_all(
-    papers: pl.DataFrame | pl.LazyFrame,
-    workers: int = 1,
-    progress: Callable[[int, int], None] | None = None,
-    executor: Executor | None = None,
+    papers: pl.DataFrame | pl.LazyFrame, workers: int = 1, executor: Executor | None = None
 ) -> Extraction:
     """Extract everything from papers (columns paper_id, abstract_clean): each distinct text once
     (`extract_texts`), then `assemble`. Chunks run on `executor` when given, else in `workers`
     processes when there is more than one; the output is the same."""
     texts = papers.collect() if isinstance(papers, pl.LazyFrame) else papers
     keyed = texts.select("paper_id", text_keys(texts["abstract_clean"]), "abstract_clean")
-    rows = extract_texts(keyed.select(TEXT_KEY, "abstract_clean"), workers, progress, executor)
-    return assemble(
-        keyed.select("paper_id", TEXT_KEY), rows, keyed.lazy().select("paper_id", "abstract_clean")
-    )
+    rows = extract_texts(keyed.select(TEXT_KEY, "abstract_clean"), workers, executor)
+    texts_of_papers = keyed.lazy().select("paper_id", "abstract_clean")
+    return assemble(keyed.select("paper_id", TEXT_KEY), rows, texts_of_papers)
 
 
-def extract_texts(
-    texts: pl.DataFrame,
-    workers: int = 1,
-    progress: Callable[[int, int], None] | None = None,
-    executor: Executor | None = None,
-) -> TextRows:
+def extract_texts(texts: pl.DataFrame, workers: int = 1, executor: Executor | None = None) -> TextRows:
     """The rows of each distinct text (columns TEXT_KEY, abstract_clean), in the order of the
     texts: chunks of CHUNK_SIZE on `executor` (a Dask cluster's or a pool, `workers` of them at
     once), or in `workers` local processes (none on a Dask worker, whose processes may have no
     children)."""
-    distinct = texts.unique(TEXT_KEY, keep="first", maintain_order=True)
-    chunks = (
-        list(zip(chunk[TEXT_KEY].to_list(), chunk["abstract_clean"].fill_null("").to_list(), strict=True))
-        for chunk in distinct.iter_slices(CHUNK_SIZE)
-    )
-    if executor is not None:
-        return TextRows.concat(_collect(_in_order(executor, chunks, 2 * workers), distinct.height, progress))
-    if (workers := local_processes(workers)) > 1 and distinct.height > CHUNK_SIZE:
-        with local_pool(workers) as pool:
-            return TextRows.concat(_collect(_in_order(pool, chunks, 2 * workers), distinct.height, progress))
-    return TextRows.concat(_collect(map(_extract_chunk, chunks), distinct.height, progress))
+    if executor is None and (local := local_processes(workers)) > 1 and texts.height > CHUNK_SIZE:
+        with local_pool(local) as pool:
+            return extract_texts(texts, local, pool)
+    ((_, _, rows),) = extract_many([("", lambda: texts)], workers, executor)
+    return rows
+
+
+def extract_many(
+    named_texts: Iterable[tuple[str, Callable[[], pl.DataFrame]]],
+    workers: int = 1,
+    executor: Executor | None = None,
+) -> Iterator[tuple[str, pl.DataFrame, TextRows]]:
+    """For each (name, a function that loads its texts: TEXT_KEY and abstract_clean), in order: the
+    name, its distinct texts and their rows. Chunks of CHUNK_SIZE go to `executor` (in this process
+    without one) with at most twice `workers` in flight across names: no name waits for the last
+    chunk of the one before it, and a name's texts are loaded only when its first chunk is due."""
+    pending: deque[tuple[str, pl.DataFrame, Future | None, bool]] = deque()
+    found: list[TextRows] = []
+
+    def submit(chunk: list[tuple[str, str]]) -> Future:
+        if executor is not None:
+            return executor.submit(_extract_chunk, chunk)
+        done: Future = Future()
+        done.set_result(_extract_chunk(chunk))
+        return done
+
+    def settle() -> tuple[str, pl.DataFrame, TextRows] | None:
+        name, texts, future, last = pending.popleft()
+        if future is not None:
+            found.append(future.result())
+        if not last:
+            return None
+        rows = TextRows.concat(found) if found else TextRows.empty()
+        found.clear()
+        return name, texts, rows
+
+    def pieces() -> Iterator[tuple[str, pl.DataFrame, list | None, bool]]:
+        # Lazily: a chunk becomes Python strings only when it is submitted.
+        for name, load in named_texts:
+            texts = load().unique(TEXT_KEY, keep="first", maintain_order=True)
+            n_chunks = -(-texts.height // CHUNK_SIZE)
+            if n_chunks == 0:
+                yield name, texts, None, True
+            for index, chunk in enumerate(texts.iter_slices(CHUNK_SIZE)):
+                keys, bodies = chunk[TEXT_KEY].to_list(), chunk["abstract_clean"].fill_null("").to_list()
+                yield name, texts, list(zip(keys, bodies, strict=True)), index == n_chunks - 1
+
+    for name, texts, pairs, last in pieces():
+        pending.append((name, texts, None if pairs is None else submit(pairs), last))
+        while len(pending) > 2 * max(1, workers):
+            if (settled := settle()) is not None:
+                yield settled
+    while pending:
+        if (settled := settle()) is not None:
+            yield settled
 
 
 def assemble(papers: pl.DataFrame, rows: TextRows, texts: pl.LazyFrame) -> Extraction:
     """The tables of the papers (columns paper_id, TEXT_KEY, in paper order) from the rows of their
     texts: each paper's rows in the order they were found, papers in the order given (papers that
     share a text each get its rows), what the corpus knows added (`texts`: paper_id and
-    abstract_clean, read lazily), and the catalog built over all."""
+    abstract_clean, read lazily), and the catalog built over all. A caller that passes `rows`
+    without holding them lets each table of them go once it is used."""
     order = papers.select("paper_id", TEXT_KEY, pl.int_range(pl.len()).alias("_order"))
 
     def by_paper(frame: pl.DataFrame) -> pl.DataFrame:
         columns = ["paper_id", *(c for c in frame.columns if c != TEXT_KEY)]
-        return (
-            frame.join(order, on=TEXT_KEY, how="inner", maintain_order="left")
-            .sort("_order", maintain_order=True)
-            .select(columns)
-        )
+        joined = frame.join(order, on=TEXT_KEY, how="inner", maintain_order="left")
+        del frame
+        # Rows gathered file by file come in paper order already when the files are in input order.
+        in_order = joined if joined["_order"].is_sorted() else joined.sort("_order", maintain_order=True)
+        return in_order.select(columns)
 
-    mentions, abbreviations, links, results, capped = (by_paper(frame) for frame in rows.frames().values())
+    # Each table of rows is let go as soon as its papers' table is made (when the caller passed the
+    # rows without keeping them): a million papers' rows are gigabytes.
+    frames = rows.frames()
+    del rows
+    tables = {name: by_paper(frames.pop(name)) for name in list(frames)}
+    mentions, abbreviations, links, results, capped = tables.values()
+    del tables
     mentions, entities = resolve(apply_corpus_names(mentions, texts))
     return Extraction(
         mentions=TABLES["mentions"].conform(mentions),
@@ -304,28 +347,6 @@ def assemble(papers: pl.DataFrame, rows: TextRows, texts: pl.LazyFrame) -> Extra
         paper_annotations=_paper_annotations(papers.select("paper_id"), mentions, links),
         capped=capped,
     )
-
-
-def _in_order(executor: Executor, chunks: Iterator[list], in_flight: int) -> Iterator[TextRows]:
-    """executor.map with at most in_flight chunks submitted: map would turn every chunk into a
-    Python list (a million abstracts) before the first result."""
-    pending: deque[Future] = deque()
-    for chunk in chunks:
-        pending.append(executor.submit(_extract_chunk, chunk))
-        if len(pending) >= in_flight:
-            yield pending.popleft().result()
-    while pending:
-        yield pending.popleft().result()
-
-
-def _collect(parts: Iterable[TextRows], total: int, progress: Callable[[int, int], None] | None) -> list:
-    collected, done = [], 0
-    for part in parts:
-        collected.append(part)
-        done = min(total, done + CHUNK_SIZE)
-        if progress:
-            progress(done, total)
-    return collected
 
 
 def _paper_annotations(paper_ids: pl.DataFrame, mentions: pl.DataFrame, links: pl.DataFrame) -> pl.DataFrame:
