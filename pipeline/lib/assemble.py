@@ -237,7 +237,10 @@ def canonical_papers(occurrences: pl.LazyFrame, matches: pl.DataFrame, fused: pl
         .select("paper_id", "abstract", "abstract_clean", "n_documents", "source_files")
         .with_columns(
             word_count=pl.col("abstract_clean").str.count_matches(r"\S+"),
-            text_key=pl.col("abstract_clean").map_batches(text_keys, return_dtype=pl.String),
+            # Element-wise, so the texts still stream through in batches instead of being collected.
+            text_key=pl.col("abstract_clean").map_batches(
+                text_keys, return_dtype=pl.String, is_elementwise=True
+            ),
         )
         .join(fused.lazy(), on="paper_id", how="left", maintain_order="left")
         .select("paper_id", "venue", "year", pl.all().exclude("paper_id", "venue", "year"))
