@@ -19,14 +19,15 @@ from pipeline.lib.filemap import (
     SIGNATURES_PART,
     STAMP_PART,
     TEXT_KEYS_PART,
-    StagedFile,
     claim_texts,
     code_version,
+    current_files,
     file_version,
     map_in_order,
     owned_texts,
     read_and_sign,
     row_parts,
+    staged_in,
 )
 from pipeline.lib.inputs import PREPARED_DOCUMENT_SCHEMA
 from pipeline.lib.readers.entries import file_name, inspect
@@ -46,16 +47,6 @@ warnings.filterwarnings("ignore", message=".*backfill_policy.*", category=dg.Bet
 def file_dir(warehouse: Path, key: str) -> Path:
     """Where one input file's parts are staged."""
     return partition_dir(warehouse, seed_file.key, key)
-
-
-def staged_files(warehouse: Path, asset_key: dg.AssetKey, keys: list[str]) -> dict[str, StagedFile]:
-    """The parts staged for these files, by partition key."""
-    files = {}
-    for key in keys:
-        directory = partition_dir(warehouse, asset_key, key)
-        parts = directory.glob("*.parquet") if directory.is_dir() else ()
-        files[key] = StagedFile({part.stem: part for part in parts})
-    return files
 
 
 @dg.asset(
@@ -104,12 +95,8 @@ def seed_file(context: dg.AssetExecutionContext, paths: WarehousePaths, compute:
         read_seconds = time.perf_counter() - started
         # Extract: each file the texts that no other file's current parts hold.
         others = sorted(set(context.instance.get_dynamic_partitions(SEED_FILES.name)) - set(keys))
-        held = [
-            staged_file.parts[EXTRACTED_PART]
-            for key, staged_file in staged_files(warehouse, context.asset_key, others).items()
-            if EXTRACTED_PART in staged_file.parts
-            and staged_file.current(file_version(file_name(key), mappings))
-        ]
+        staged_others = {key: staged_in(file_dir(warehouse, key)).parts for key in others}
+        held = [parts[EXTRACTED_PART] for parts in current_files(staged_others, mappings).values()]
         known = (
             pl.concat([pl.scan_parquet(path, glob=False) for path in held]).collect()
             if held

@@ -15,7 +15,7 @@ import polars as pl
 
 from pipeline.lib import config
 from pipeline.lib.publish import build_lock, build_lock_holder, snapshot
-from pipeline.lib.staging import Staging
+from pipeline.lib.staging import Staging, write_atomically
 
 # AssetIn metadata keys (see StagedFrameIOManager): the columns a step reads of an upstream frame,
 # and whether it gets a polars LazyFrame over the staged file instead of the frame in memory.
@@ -81,14 +81,9 @@ def partition_root(warehouse_dir: Path, asset_key: dg.AssetKey) -> Path:
 
 
 def _write_atomically(frame: pl.DataFrame | pl.LazyFrame, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    if isinstance(frame, pl.LazyFrame):
-        # Streamed to the file: the frame never needs to fit in memory.
-        frame.sink_parquet(tmp, compression="lz4")
-    else:
-        frame.write_parquet(tmp, compression="lz4")
-    os.replace(tmp, path)
+    # A LazyFrame is streamed to the file: the frame never needs to fit in memory.
+    sink = frame.sink_parquet if isinstance(frame, pl.LazyFrame) else frame.write_parquet
+    write_atomically(functools.partial(sink, compression="lz4"), path)
 
 
 @dataclass(frozen=True)

@@ -88,6 +88,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from pipeline.lib.staging import write_atomically
 from pipeline.lib.versions import source_digest
 
 SHINGLE_SIZE = 2
@@ -176,9 +177,7 @@ class Signatures:
 
     def write(self, path: Path) -> None:
         """As Parquet, to a temporary name renamed into place: a reader finds the whole file or none."""
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        pq.write_table(self.to_arrow(), tmp)
-        tmp.replace(path)
+        write_atomically(lambda tmp: pq.write_table(self.to_arrow(), tmp), path)
 
     @classmethod
     def read(cls, path: Path) -> Signatures | None:

@@ -14,7 +14,6 @@ whose owner has gone (its file deleted or changed) is extracted by the global st
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from pipeline.lib.extract import TEXT_KEY, TextRows, extraction_version, text_ke
 from pipeline.lib.inputs import ParsedSeeds
 from pipeline.lib.readers.entries import file_digest, file_name
 from pipeline.lib.readers.mapping import FileMapping, load_mappings
+from pipeline.lib.staging import write_atomically
 from pipeline.lib.versions import source_digest
 
 # Part names in a file's staging directory, beside `documents`, `rejects` and `input_file`.
@@ -105,7 +105,7 @@ def read_and_sign(job: PrepareJob) -> MappedFile:
     sign_texts(texts["abstract_clean"]).write(signatures)
     keys = directory / f"{TEXT_KEYS_PART}.parquet"
     frame = texts.select("document_id", text_keys(texts["abstract_clean"]))
-    _write_atomically(partial(frame.write_parquet, compression="lz4"), keys)
+    write_atomically(partial(frame.write_parquet, compression="lz4"), keys)
     return MappedFile(parsed, signatures, keys)
 
 
@@ -205,7 +205,7 @@ def write_text_rows(directory: Path, texts: pl.DataFrame, rows: TextRows, versio
     (directory / f"{STAMP_PART}.parquet").unlink(missing_ok=True)
     parts = row_parts(texts, rows)
     for name, frame in [*parts.items(), (STAMP_PART, pl.DataFrame({"version": [version]}))]:
-        _write_atomically(partial(frame.write_parquet, compression="lz4"), directory / f"{name}.parquet")
+        write_atomically(partial(frame.write_parquet, compression="lz4"), directory / f"{name}.parquet")
 
 
 def staged_in(directory: Path) -> StagedFile:
@@ -229,9 +229,3 @@ def map_in_order(function: Callable, items: Sequence, executor: Executor | None)
     if executor is None or len(items) <= 1:
         return map(function, items)
     return executor.map(function, items)
-
-
-def _write_atomically(write: Callable[[Path], None], path: Path) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    write(tmp)
-    os.replace(tmp, path)

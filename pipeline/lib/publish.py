@@ -37,7 +37,14 @@ from filelock import FileLock, Timeout
 
 from pipeline.lib.schema import SCHEMA_VERSION, TABLES, Table
 from pipeline.lib.search import create_search_index, remember_replaced_papers, update_search_index
-from pipeline.lib.segments import SEGMENT_PATTERN, WHOLE_TABLE, TableChange, group_column, publish_table
+from pipeline.lib.segments import (
+    SEGMENT_PATTERN,
+    WHOLE_TABLE,
+    TableChange,
+    fsync,
+    group_column,
+    publish_table,
+)
 
 DATABASE_NAME = "papers.duckdb"
 PARQUET_DIR = "parquet"
@@ -161,14 +168,6 @@ def arrow_schema(table: Table, file_metadata: Mapping[str, str]) -> pa.Schema:
     )
 
 
-def _fsync(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def _connect(path: Path) -> duckdb.DuckDBPyConnection:
     con = duckdb.connect(
         str(path), config={"memory_limit": os.environ.get(DUCKDB_MEMORY_ENV, DEFAULT_DUCKDB_MEMORY)}
@@ -245,7 +244,7 @@ def _link(path: Path, target: str) -> None:
 
 def _switch(warehouse_dir: Path, release_dir: Path) -> None:
     _link(warehouse_dir / CURRENT_LINK, os.path.relpath(release_dir, warehouse_dir))
-    _fsync(warehouse_dir)
+    fsync(warehouse_dir)
 
 
 def _adopt_old_layout(warehouse_dir: Path) -> None:
@@ -390,7 +389,7 @@ def publish(
             **(extra_manifest or {}),
         }
         (partial / MANIFEST_NAME).write_text(json.dumps(manifest, indent=2, default=str) + "\n")
-        _fsync(partial / MANIFEST_NAME)
+        fsync(partial / MANIFEST_NAME)
         partial.rename(release_dir)
         _switch(warehouse_dir, release_dir)
         _prune_releases(warehouse_dir, releases_dir)

@@ -149,7 +149,7 @@ def _rows_per_segment(source: pl.DataFrame | Path) -> int:
     return max(1, int(SEGMENT_BYTES * rows / size)) if rows and size else BATCH_ROWS
 
 
-def _fsync(path: Path) -> None:
+def fsync(path: Path) -> None:
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -176,7 +176,7 @@ class _SegmentWriter:
     def close(self) -> pl.DataFrame:
         """The segment's index rows (key, h1, h2, rows, segment)."""
         self.writer.close()
-        _fsync(self.path)
+        fsync(self.path)
         parts = (
             pl.concat(self.digests)
             if self.digests

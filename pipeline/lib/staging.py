@@ -16,8 +16,10 @@ directory name is never a glob pattern nor `..`.
 
 from __future__ import annotations
 
+import os
 import shutil
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
@@ -25,6 +27,16 @@ from urllib.parse import quote
 STAGING_DIR = ".staging"
 # What builds before the map over files kept here, each in its own way; a publish deletes them.
 RETIRED = ("search_tokens", "dedup_signatures", "extraction_rows")
+
+
+def write_atomically(write: Callable[[Path], None], path: Path) -> None:
+    """`write(tmp)` to a temporary name beside `path`, then one rename: a reader finds the whole
+    file or the one before it, never half of one (the name holds the process, so two writers do
+    not share a temporary file)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    write(tmp)
+    os.replace(tmp, path)
 
 
 @dataclass(frozen=True)
