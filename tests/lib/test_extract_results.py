@@ -238,3 +238,33 @@ def test_a_built_in_metric_beside_a_mentioned_one_and_a_comparative_with_its_mea
         ("30%", "FLOPs", None, "DeiT-B"),
         ("48.1", "AP", "COCO", None),
     ]
+
+
+def test_numbers_listed_together_share_their_metric_unless_alternatives():
+    text = (
+        "It reaches 81.3% and 77.9% balanced accuracy on the two splits. "
+        "It gives a 4x speedup or 2.5x improvement in accuracy."
+    )
+    assert [(r.text, r.metric) for r in results(text)] == [
+        ("81.3%", "balanced accuracy"),
+        ("77.9%", "balanced accuracy"),
+        ("4x", "speedup"),
+        ("2.5x", "accuracy"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It beats the baselines by 3.1% and 0.9% in terms of precision and AUROC, respectively.",
+        "It lowers the MAE and ECE by up to 3.1% and 0.9% over the baselines.",
+    ],
+)
+def test_numbers_listed_with_as_many_metrics_pair_with_them(text):
+    first, second = ("precision", "AUROC") if "AUROC" in text else ("MAE", "ECE")
+    assert [(r.text, r.metric) for r in results(text)] == [("3.1%", first), ("0.9%", second)]
+
+
+def test_numbers_and_metrics_not_paired_without_respectively_after():
+    text = "It beats the baselines by 3.1% and 0.9% in precision and AUROC on both splits."
+    assert [r.metric for r in results(text)] == [None, None]

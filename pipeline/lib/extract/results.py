@@ -29,7 +29,19 @@ from itertools import islice
 from typing import NamedTuple
 
 from pipeline.lib.extract.sentences import split_sentences
-from pipeline.lib.extract.ties import NUMBER_LIST_GAP, Cue, Cues, System, beside, tied_datasets, within
+from pipeline.lib.extract.ties import (
+    NUMBER_LIST_GAP,
+    SAME_MEASURE_GAP,
+    Cue,
+    Cues,
+    System,
+    beside,
+    number_groups,
+    paired_metrics,
+    shared_in_groups,
+    tied_datasets,
+    within,
+)
 
 MAX_RESULTS = 200
 MAX_SENTENCE = 2000
@@ -233,8 +245,10 @@ def find_results(text: str, mentions: Sequence[MentionSpan] = (), limit: int | N
     # no full stop would otherwise copy and search the whole of it for each one. A sentence over
     # MAX_SENTENCE is not kept: each of its results stores its own excerpt.
     in_sentence: dict[tuple[int, int], tuple[str | None, Cues, Cues]] = {}
-    datasets_tied = tied_datasets(text, found, Cues(dataset_mentions), sentence_starts)
+    groups = number_groups(text, found)
+    datasets_tied = tied_datasets(text, found, Cues(dataset_mentions), sentence_starts, groups)
     results = []
+    metrics_of = []
     for start, end, value, unit in found:
         sentence_start, sentence_end = sentences[max(0, bisect.bisect_right(sentence_starts, start) - 1)]
         clause = _clause(semicolons, start, end, sentence_start, sentence_end)
@@ -254,6 +268,7 @@ def find_results(text: str, mentions: Sequence[MentionSpan] = (), limit: int | N
                 ),
             )
         sentence, _, metrics = in_sentence[sentence_start, sentence_end]
+        metrics_of.append(metrics)
         if sentence is None:
             sentence = _excerpt(text, sentence_start, sentence_end, start, end)
         results.append(
@@ -269,7 +284,10 @@ def find_results(text: str, mentions: Sequence[MentionSpan] = (), limit: int | N
                 sentence=sentence,
             )
         )
-    return results
+    # Numbers listed together share what one of them is tied to, or pair with a list of metrics.
+    shared = shared_in_groups([r.metric for r in results], number_groups(text, found, SAME_MEASURE_GAP))
+    metrics = paired_metrics(text, found, groups, metrics_of, shared)
+    return [result._replace(metric=metric) for result, metric in zip(results, metrics, strict=True)]
 
 
 def _first_results(

@@ -13,6 +13,8 @@ from typing import NamedTuple, TypeVar
 
 # "a BLEU of 32.8 and 15.1", "MAE/RMSE of 2.43 / 4.73": the next score of a list.
 NUMBER_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+|or\s+|/\s*|vs\.?\s+|versus\s+)", re.IGNORECASE)
+# ... of one measure: not "5x or 3.5x improvement in accuracy", alternatives that may be two.
+SAME_MEASURE_GAP = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+|/\s*|vs\.?\s+|versus\s+)", re.IGNORECASE)
 # Between a number and the dataset it is measured on: a few words of its metric, then a preposition.
 _DATASET_GAP_AFTER = re.compile(
     r"(?:\s*\(|(?:\s+[^\W\d][\w@-]*){0,4}\s+(?:on|in|across|of)\s+(?:the\s+)?"
@@ -24,6 +26,10 @@ _CLAUSE_OPENING = re.compile(r"\b(?:[Oo]n|[Ff]or|[Ii]n)\s+(?:the\s+)?$")
 _CLAUSE_BREAK_BEFORE = re.compile(r"[;:]\s*$")
 _DATASET_GAP_BEFORE = re.compile(r"(?:\s+(?:dataset|benchmark)s?)?,?\s(?:[^;.]|\.\d){0,150}")
 _DATASET_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/\s*)(?:the\s+)?")
+# "by 2.4% and 1.2% in terms of F1 and AUROC", "... in F1 and AUROC": metrics after a list of numbers.
+_METRICS_GAP_AFTER = re.compile(r"\s+(?:in\s+terms\s+of|in|on|for)\s+(?:the\s+)?", re.IGNORECASE)
+# "RMSE and CRPS by up to 4.6% and 4.3%", "an F1 and AUC of 71.2 and 80.4".
+_METRICS_GAP_BEFORE = re.compile(r"\s+(?:by|of)\s+(?:(?:up\s+to|about|around|nearly|over)\s+)?")
 _RESPECTIVELY = re.compile(r"(?:\s+(?:datasets?|benchmarks?))?,?\s+respectively\b")
 
 
@@ -85,11 +91,105 @@ class Cues:
         ]
 
 
+def number_groups(
+    text: str, found: list[tuple[int, int, float | None, str | None]], gap: re.Pattern = NUMBER_LIST_GAP
+) -> list[range]:
+    """The results (indices, in order) listed together: "8.8% and 11.6%", "2.57, 2.33 and 2.1"."""
+    groups = []
+    group_start = 0
+    for k in range(len(found)):
+        if k + 1 < len(found) and gap.fullmatch(text, found[k][1], found[k + 1][0]):
+            continue  # the next number is listed with this one: the group goes on
+        groups.append(range(group_start, k + 1))
+        group_start = k + 1
+    return groups
+
+
+def shared_in_groups(values: list[str | None], groups: list[range]) -> list[str | None]:
+    """Each group's one named value given to its members that name none: "42.5% and 60.8% top-1
+    accuracy" are both top-1 accuracy. A group whose members name different values keeps them."""
+    shared = list(values)
+    for group in groups:
+        named = {values[k] for k in group} - {None}
+        if len(group) > 1 and len(named) == 1:
+            (value,) = named
+            for k in group:
+                shared[k] = value
+    return shared
+
+
+def paired_metrics(
+    text: str,
+    found: list[tuple[int, int, float | None, str | None]],
+    groups: list[range],
+    metrics_of: list[Cues],
+    metrics: list[str | None],
+) -> list[str | None]:
+    """Numbers listed with as many metrics, each number its own: "by 2.4% and 1.2% in terms of F1
+    and AUROC, respectively", "reduces RMSE and CRPS by 4.6% and 4.3%". Listed with a list of
+    metrics the sentence does not pair with them, they take none."""
+    paired = list(metrics)
+    for group in groups:
+        if len(group) < 2:
+            continue
+        cues = metrics_of[group[0]]
+        after = _metrics_listed_after(text, cues, found[group[-1]][1], len(group))
+        before = _metrics_listed_before(text, cues, found[group[0]][0], len(group))
+        if len(after) == len(group) and _RESPECTIVELY.match(text, after[-1].end):
+            listed: list[Cue | None] = list(after)
+        elif len(after) < 2 and len(before) == len(group):
+            listed = list(before)
+        elif len(after) > 1 or len(before) > 1:
+            listed = [None] * len(group)
+        else:
+            continue
+        for k, cue in zip(group, listed, strict=True):
+            paired[k] = cue and cue.name
+    return paired
+
+
+def _metrics_listed_after(text: str, cues: Cues, end: int, count: int) -> list[Cue]:
+    """The metrics (up to one more than `count`) listed right after a group of numbers."""
+    first = bisect.bisect_left(cues.starts, end)
+    if first == len(cues.cues) or not _METRICS_GAP_AFTER.fullmatch(text, end, cues.starts[first]):
+        return []
+    listed = [cues.cues[first]]
+    for cue in islice(cues.cues, first + 1, first + 2 * count + 2):
+        if len(listed) > count:
+            break
+        if cue.start < listed[-1].end:
+            continue  # inside the last one listed
+        if not _DATASET_LIST_GAP.fullmatch(text, listed[-1].end, cue.start):
+            break
+        listed.append(cue)
+    return listed
+
+
+def _metrics_listed_before(text: str, cues: Cues, start: int, count: int) -> list[Cue]:
+    """The metrics (up to one more than `count`) listed right before a group of numbers, joined
+    to it by "by" or "of"."""
+    ended = bisect.bisect_right(cues.by_end, (start, 1))
+    if not ended:
+        return []
+    last = cues.cues[-cues.by_end[ended - 1][1]]
+    if not _METRICS_GAP_BEFORE.fullmatch(text, last.end, start):
+        return []
+    listed = [last]
+    for end, minus_k in reversed(cues.by_end[max(0, ended - 2 * count - 2) : ended - 1]):
+        if len(listed) > count or end > listed[0].start:
+            break
+        if not _DATASET_LIST_GAP.fullmatch(text, end, listed[0].start):
+            break
+        listed.insert(0, cues.cues[-minus_k])
+    return listed
+
+
 def tied_datasets(
     text: str,
     found: list[tuple[int, int, float | None, str | None]],
     datasets: Cues,
     sentence_starts: list[int],
+    groups: list[range],
 ) -> list[str | None]:
     """The dataset the sentence ties to each result, in order. Numbers listed together ("8.8% and
     11.6% on A") share the dataset named right after them, or pair with a list of as many
@@ -97,12 +197,8 @@ def tied_datasets(
     with ("On A, it reaches 76.2%") is theirs. A list of datasets the sentence does not pair with
     its numbers ties none."""
     tied: list[str | None] = [None] * len(found)
-    group_start = 0
-    for k in range(len(found)):
-        if k + 1 < len(found) and NUMBER_LIST_GAP.fullmatch(text, found[k][1], found[k + 1][0]):
-            continue  # the next number is listed with this one: the group goes on
-        group = range(group_start, k + 1)
-        group_start = k + 1
+    for group in groups:
+        k = group[-1]
         listed = _datasets_listed_after(text, datasets, found[k][1])
         if len(listed) == 1 or (len(listed) == len(group) and _RESPECTIVELY.match(text, listed[-1].end)):
             for index, member in enumerate(group):
