@@ -268,3 +268,28 @@ def test_numbers_listed_with_as_many_metrics_pair_with_them(text):
 def test_numbers_and_metrics_not_paired_without_respectively_after():
     text = "It beats the baselines by 3.1% and 0.9% in precision and AUROC on both splits."
     assert [r.metric for r in results(text)] == [None, None]
+
+
+def test_a_verb_of_change_names_the_measure_and_whose_it_is():
+    text = (
+        "Our module improves the macro-F1 of BERT-base and RoBERTa-large by 2.2% and 1.7%, "
+        "respectively. It also raises recall across all domains by up to 9%. "
+        "It lowers the latency of FooNet-v2-s by 12%."
+    )
+    mentions = [
+        mention(text, "BERT-base", "model"),
+        mention(text, "RoBERTa-large", "model"),
+        mention(text, "FooNet-v2", "model"),  # cut short: not the system compared
+        mention(text, "macro-F1", "metric"),
+    ]
+    assert [(r.text, r.metric, r.compared_to) for r in results(text, mentions)] == [
+        ("2.2%", "macro-F1", "BERT-base"),
+        ("1.7%", "macro-F1", "RoBERTa-large"),
+        ("9%", "recall", None),
+        ("12%", "latency", None),
+    ]
+
+
+def test_several_numbers_against_fewer_systems_are_against_none():
+    text = "It improves the accuracy of GPT-4o by 2.2% and 1.7% on the two splits."
+    assert [r.compared_to for r in results(text, [mention(text, "GPT-4o", "model")])] == [None, None]

@@ -36,6 +36,7 @@ from pipeline.lib.extract.ties import (
     Cues,
     System,
     beside,
+    changed_measures,
     number_groups,
     paired_metrics,
     shared_in_groups,
@@ -287,7 +288,11 @@ def find_results(text: str, mentions: Sequence[MentionSpan] = (), limit: int | N
     # Numbers listed together share what one of them is tied to, or pair with a list of metrics.
     shared = shared_in_groups([r.metric for r in results], number_groups(text, found, SAME_MEASURE_GAP))
     metrics = paired_metrics(text, found, groups, metrics_of, shared)
-    return [result._replace(metric=metric) for result, metric in zip(results, metrics, strict=True)]
+    changed = changed_measures(text, found, groups, metrics_of, systems, sentence_starts)
+    return [
+        result._replace(metric=metric or change[0], compared_to=result.compared_to or change[1])
+        for result, metric, change in zip(results, metrics, changed, strict=True)
+    ]
 
 
 def _first_results(

@@ -30,6 +30,24 @@ _DATASET_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/\s*)(
 _METRICS_GAP_AFTER = re.compile(r"\s+(?:in\s+terms\s+of|in|on|for)\s+(?:the\s+)?", re.IGNORECASE)
 # "RMSE and CRPS by up to 4.6% and 4.3%", "an F1 and AUC of 71.2 and 80.4".
 _METRICS_GAP_BEFORE = re.compile(r"\s+(?:by|of)\s+(?:(?:up\s+to|about|around|nearly|over)\s+)?")
+# A verb of change, then the measure it changes: "improves the top-1 accuracy", "reduce latency".
+_CHANGE_VERB_BEFORE = re.compile(
+    r"\b(?:improv|increas|boost|rais|enhanc|reduc|decreas|lower|cut|surpass|exceed|outperform)\w*"
+    r"\s+(?:(?:the|its|their|our)\s+)?$",
+    re.IGNORECASE,
+)
+# ... then whose or where ("of A and B", "across tasks", "on both splits") and "by" the number.
+_CHANGE_OF = re.compile(
+    r"(?:\s+(?:(?P<of>of)|for|across|on|in)\s+(?P<what>[^;:.()%×]{1,80}?),?)?\s+by\s+"
+    r"(?:(?:up\s+to|about|around|nearly|over|approximately|a\s+relative|an\s+average\s+of)\s+)?",
+    re.IGNORECASE,
+)
+_BY_BEFORE = re.compile(
+    r"\sby\s+(?:(?:up\s+to|about|around|nearly|over|approximately|a\s+relative|an\s+average\s+of)\s+)?$",
+    re.IGNORECASE,
+)
+_MAX_CHANGE_PHRASE = 120
+_NAME_GOES_ON = re.compile(r"-?\w")
 _RESPECTIVELY = re.compile(r"(?:\s+(?:datasets?|benchmarks?))?,?\s+respectively\b")
 
 
@@ -182,6 +200,51 @@ def _metrics_listed_before(text: str, cues: Cues, start: int, count: int) -> lis
             break
         listed.insert(0, cues.cues[-minus_k])
     return listed
+
+
+def changed_measures(
+    text: str,
+    found: list[tuple[int, int, float | None, str | None]],
+    groups: list[range],
+    metrics_of: list[Cues],
+    systems: list[System],
+    sentence_starts: list[int],
+) -> list[tuple[str | None, str | None]]:
+    """(metric, compared system) of each result a verb of change names before "by": "improves the
+    top-1 accuracy of A and B by 1.4% and 0.6%, respectively" (top-1 accuracy; A, then B),
+    "reduces the latency of A by 30%" (latency; A), "raises recall across tasks by 4%" (recall).
+    The systems are those the measure is "of"; as many systems as numbers pair with them."""
+    changed: list[tuple[str | None, str | None]] = [(None, None)] * len(found)
+    for group in groups:
+        start = found[group[0]][0]
+        sentence_start = sentence_starts[max(0, bisect.bisect_right(sentence_starts, start) - 1)]
+        by = _BY_BEFORE.search(text, max(sentence_start, start - _MAX_CHANGE_PHRASE), start)
+        if by is None:
+            continue
+        cues = metrics_of[group[0]]
+        for cue in reversed(cues.ending_between(by.start() - _MAX_CHANGE_PHRASE, by.start())):
+            between = _CHANGE_OF.fullmatch(text, cue.end, start)
+            if cue.start < sentence_start or not between:
+                continue
+            if not _CHANGE_VERB_BEFORE.search(text, max(sentence_start, cue.start - 30), cue.start):
+                break  # the nearest measure before "by" is not what a verb changes
+            names = (
+                []
+                if between["of"] is None
+                else _systems_of(text, systems, between.start("what"), between.end("what"))
+            )
+            for index, k in enumerate(group):
+                if len(names) == len(group) and len(group) > 1:
+                    changed[k] = (cue.name, names[index])
+                else:  # one number against all the systems; several not paired, against none
+                    changed[k] = (cue.name, ", ".join(names) if len(group) == 1 and names else None)
+            break
+    return changed
+
+
+def _systems_of(text: str, systems: list[System], start: int, end: int) -> list[str]:
+    """The systems named whole in [start, end): not `A-v8` of "A-v8-n", a name cut short."""
+    return [s.name for s in within(systems, start, end) if not _NAME_GOES_ON.match(text, s.end)]
 
 
 def tied_datasets(
