@@ -293,3 +293,23 @@ def test_a_verb_of_change_names_the_measure_and_whose_it_is():
 def test_several_numbers_against_fewer_systems_are_against_none():
     text = "It improves the accuracy of GPT-4o by 2.2% and 1.7% on the two splits."
     assert [r.compared_to for r in results(text, [mention(text, "GPT-4o", "model")])] == [None, None]
+
+
+@pytest.mark.parametrize(
+    ("text", "system"),
+    [
+        ("It outperforms the strongest pruning method, FooPrune, by approximately 1.3%.", "FooPrune"),
+        ("It reaches a 6× higher average solve rate over BarSolver.", "BarSolver"),
+        ("It uses 40% GPU memory than BarSolver.", "BarSolver"),
+        ("It keeps 95% on held-out tasks compared to BarSolver.", "BarSolver"),
+    ],
+)
+def test_compared_system_in_apposition_or_after_a_word_that_only_compares(text, system):
+    (result,) = results(text, [mention(text, system, "method")])
+    assert result.compared_to == system
+
+
+def test_over_after_plain_words_is_no_comparison():
+    text = "It reaches 95% accuracy on the test split over BarSolver runs."
+    (result,) = results(text, [mention(text, "BarSolver", "method")])
+    assert result.compared_to is None

@@ -198,10 +198,13 @@ _MAX_PHRASE = 80
 _COMPARED_TYPES = frozenset({"method", "model"})
 # A change and the systems after it: "2.1× faster than A", "3% over A", "+5 points relative to A"
 _COMPARED_AFTER = re.compile(
-    rf"(?:\s+(?:{_COMPARATIVE}|accuracy|points?|absolute|relative|average|on\s+average)){{0,3}}"
-    # a comparative and what it compares: "30% fewer FLOPs than A"
-    rf"(?:\s+(?:{_COMPARATIVE})(?:\s+[\w@.-]+){{1,2}}?)?"
-    r"\s+(?:than|over|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|against)\s+(?:the\s+)?"
+    rf"(?:(?:\s+(?:{_COMPARATIVE}|accuracy|points?|absolute|relative|average|on\s+average)){{0,3}}"
+    # a comparative and what it compares: "30% fewer FLOPs than A", "8× better pass rate over A"
+    rf"(?:\s+(?:{_COMPARATIVE})(?:\s+[\w@.-]+){{1,4}}?)?"
+    r"\s+(?:than|over|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|against)"
+    # ... or a few words and a word that only compares: "46% GPU memory than A", "97% on new tasks
+    # compared to A"
+    r"|(?:\s+[^\W\d][\w@-]*){1,4}?\s+(?:than|compared\s+(?:to|with)|relative\s+to))\s+(?:the\s+)?"
     # ... or the other system's own value first: "72% compared to 28% for (default) A".
     r"(?:\d[\d.,]*\s?%?\s+(?:for|of|by|with|from)\s+(?:the\s+)?(?:[a-z]+\s+)?)?",
     re.IGNORECASE,
@@ -209,7 +212,9 @@ _COMPARED_AFTER = re.compile(
 # A verb of comparison, the systems, then "by" and the number: "outperforms A and B by 5%".
 _COMPARED_BEFORE = re.compile(
     r"\b(?:outperform|surpass|beat|exceed|improv|boost|outpac)\w*(?:\s+(?:up)?on|\s+over)?\s+(?:the\s+)?"
-    r"(?P<systems>[^\d,;.()]{2,60}?)\s+by\s+(?:up\s+to\s+|about\s+|around\s+|nearly\s+|over\s+)?[+]?$",
+    # "outperforms the strongest baseline, A, by 3%": the name in apposition
+    r"(?:[^\d,;.()]{2,60}?,\s*)?(?P<systems>[^\d,;.()]{2,60}?),?\s+by\s+"
+    r"(?:(?:up\s+to|about|around|nearly|over|approximately|roughly|almost|a\s+relative)\s+)?[+]?$",
     re.IGNORECASE,
 )
 # A clause that opens on what it compares with: "Compared to the SOTA method, IFC, it ...".
