@@ -313,3 +313,9 @@ def test_over_after_plain_words_is_no_comparison():
     text = "It reaches 95% accuracy on the test split over BarSolver runs."
     (result,) = results(text, [mention(text, "BarSolver", "method")])
     assert result.compared_to is None
+
+
+def test_a_dataset_right_after_a_comparison_is_compared_and_nowhere_else():
+    text = "It gives a 3% gain over FooSet. It outperforms baselines on BarSet by 2%."
+    mentions = [mention(text, "FooSet", "dataset"), mention(text, "BarSet", "dataset")]
+    assert [(r.text, r.compared_to) for r in results(text, mentions)] == [("3%", "FooSet"), ("2%", None)]

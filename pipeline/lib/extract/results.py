@@ -246,6 +246,9 @@ def find_results(text: str, mentions: Sequence[MentionSpan] = (), limit: int | N
         for k, m in enumerate(mentions)
         if m.entity_type in _COMPARED_TYPES
     )
+    # A dataset right after a word of comparison is a system typed as a dataset ("2% over A"):
+    # index -1 marks it, only ever taken there.
+    rivals = sorted(systems + [System(c.start, -1, c.end, c.name) for c in dataset_mentions])
     compared_in: dict[tuple[int, int], list[System]] = {}
     # What a sentence gives its results, worked out once per sentence: a text of many results and
     # no full stop would otherwise copy and search the whole of it for each one. A sentence over
@@ -259,7 +262,7 @@ def find_results(text: str, mentions: Sequence[MentionSpan] = (), limit: int | N
         sentence_start, sentence_end = sentences[max(0, bisect.bisect_right(sentence_starts, start) - 1)]
         clause = _clause(semicolons, start, end, sentence_start, sentence_end)
         if clause not in compared_in:
-            compared_in[clause] = within(systems, *clause)
+            compared_in[clause] = within(rivals, *clause)
         if (sentence_start, sentence_end) not in in_sentence:
             in_sentence[sentence_start, sentence_end] = (
                 text[sentence_start:sentence_end] if sentence_end - sentence_start <= MAX_SENTENCE else None,
@@ -514,16 +517,15 @@ def _compared(
     after it ("2.1× faster than A", "+3% over A and B"), before it by a verb of comparison
     ("outperforms A by 5%"), or by the clause's opening ("Compared to A, it is 4× faster"). A
     plain value ("A reaches 72%") is compared with nothing. A metric typed as a system (`MAE`)
-    is not one."""
-    systems = [system for system in systems if not _METRIC.fullmatch(system.name)]
-    if not systems:
-        return None
+    is not one; a dataset (index -1) is one only right after the change."""
+    rivals = [system for system in systems if not _METRIC.fullmatch(system.name)]
+    systems = [system for system in rivals if system.index >= 0]
     names = []
     after = _COMPARED_AFTER.match(text, end)
-    first = after and next((s for s in systems if s.start == after.end()), None)
+    first = after and next((s for s in rivals if s.start == after.end()), None)
     if first:
-        names = [first.name, *_listed_after(text, systems, first)]
-    elif unit is not None:
+        names = [first.name, *_listed_after(text, rivals, first)]
+    elif unit is not None and systems:
         before = _COMPARED_BEFORE.search(text, max(0, start - _MAX_PHRASE), start)
         opening = _COMPARED_OPENING.match(text, clause_start)
         if before:
