@@ -319,3 +319,17 @@ def test_a_dataset_right_after_a_comparison_is_compared_and_nowhere_else():
     text = "It gives a 3% gain over FooSet. It outperforms baselines on BarSet by 2%."
     mentions = [mention(text, "FooSet", "dataset"), mention(text, "BarSet", "dataset")]
     assert [(r.text, r.compared_to) for r in results(text, mentions)] == [("3%", "FooSet"), ("2%", None)]
+
+
+@pytest.mark.parametrize(
+    ("text", "compared"),
+    [
+        ("It is 1.5× faster than FooLM Code Agent on our suite.", None),
+        ("It is 1.5× faster than FooLM-v2 on our suite.", None),
+        ("It is 1.5× faster than FooLM-based agents on our suite.", "FooLM"),
+        ("It is 1.5× faster than FooLM on our suite.", "FooLM"),
+    ],
+)
+def test_a_system_name_cut_short_is_not_the_one_compared(text, compared):
+    (result,) = results(text, [mention(text, "FooLM", "model")])
+    assert result.compared_to == compared

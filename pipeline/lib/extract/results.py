@@ -30,6 +30,7 @@ from typing import NamedTuple
 
 from pipeline.lib.extract.sentences import split_sentences
 from pipeline.lib.extract.ties import (
+    NAME_GOES_ON,
     NUMBER_LIST_GAP,
     SAME_MEASURE_GAP,
     Cue,
@@ -518,7 +519,7 @@ def _compared(
     ("outperforms A by 5%"), or by the clause's opening ("Compared to A, it is 4× faster"). A
     plain value ("A reaches 72%") is compared with nothing. A metric typed as a system (`MAE`)
     is not one; a dataset (index -1) is one only right after the change."""
-    rivals = [system for system in systems if not _METRIC.fullmatch(system.name)]
+    rivals = [s for s in systems if not _METRIC.fullmatch(s.name) and not NAME_GOES_ON.match(text, s.end)]
     systems = [system for system in rivals if system.index >= 0]
     names = []
     after = _COMPARED_AFTER.match(text, end)

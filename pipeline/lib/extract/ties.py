@@ -47,7 +47,9 @@ _BY_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _MAX_CHANGE_PHRASE = 120
-_NAME_GOES_ON = re.compile(r"-?\w")
+# A name cut short: "A" of "A-v8-n" or of "A Code Interpreter" is not the system compared
+# ("A-based" and "A-backboned" name A).
+NAME_GOES_ON = re.compile(r"\w|-(?![a-z]{4,}\b)\w|\s+[A-Z][\w-]*")
 _RESPECTIVELY = re.compile(r"(?:\s+(?:datasets?|benchmarks?))?,?\s+respectively\b")
 
 
@@ -244,7 +246,7 @@ def changed_measures(
 
 def _systems_of(text: str, systems: list[System], start: int, end: int) -> list[str]:
     """The systems named whole in [start, end): not `A-v8` of "A-v8-n", a name cut short."""
-    return [s.name for s in within(systems, start, end) if not _NAME_GOES_ON.match(text, s.end)]
+    return [s.name for s in within(systems, start, end) if not NAME_GOES_ON.match(text, s.end)]
 
 
 def tied_datasets(
