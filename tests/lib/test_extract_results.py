@@ -333,3 +333,20 @@ def test_a_dataset_right_after_a_comparison_is_compared_and_nowhere_else():
 def test_a_system_name_cut_short_is_not_the_one_compared(text, compared):
     (result,) = results(text, [mention(text, "FooLM", "model")])
     assert result.compared_to == compared
+
+
+@pytest.mark.parametrize(
+    ("text", "metric"),
+    [
+        ("It needs 7× fewer gradient steps than the teacher.", "gradient steps"),
+        ("It uses 40% less device memory per query.", "device memory"),
+        ("It reaches 3× higher token throughput, and converges.", "token throughput"),
+        ("It is 2× more efficient than the teacher.", None),
+        ("It is 2× less expensive than the teacher.", None),
+        ("It solves 12% more puzzles than the teacher.", None),
+        ("The error is 30% lower than the bound.", None),
+    ],
+)
+def test_a_comparative_names_the_quantity_it_counts(text, metric):
+    (result,) = results(text)
+    assert result.metric == metric

@@ -50,6 +50,18 @@ _MAX_CHANGE_PHRASE = 120
 # A name cut short: "A" of "A-v8-n" or of "A Code Interpreter" is not the system compared
 # ("A-based" and "A-backboned" name A).
 NAME_GOES_ON = re.compile(r"\w|-(?![a-z]{4,}\b)\w|\s+[A-Z][\w-]*")
+# "9× fewer rounds,", "6× less client computation per round": up to three words, then their end.
+_COMPARATIVE_QUANTITY = re.compile(
+    r"\s+(?:fewer|less|lower|smaller|reduced|higher|greater|larger)\s+"
+    r"(?P<quantity>[A-Za-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"
+    r"(?=\s*(?:[,.;:)]|$)|\s+(?:than|per|with|while|and|compared|relative|on|in|for|at|during|across"
+    r"|over|when|without|by|under|versus|vs|which|that|to)\b)"
+)
+# ... not an article, a preposition or a word of quality: "lower bound", "2× less expensive"
+_NOT_A_QUANTITY = re.compile(
+    r"\b(?:the|a|an|of|than|bound|bounds|[a-z]+(?:icient|sistent|erent|ive|ble|ous|ful|ly|est))\b",
+    re.IGNORECASE,
+)
 _RESPECTIVELY = re.compile(r"(?:\s+(?:datasets?|benchmarks?))?,?\s+respectively\b")
 
 
@@ -109,6 +121,18 @@ class Cues:
             self.cues[-minus_k]
             for _, minus_k in self.by_end[first : bisect.bisect_right(self.by_end, (high, 1))]
         ]
+
+
+def compared_quantity(text: str, end: int, unit: str | None) -> str | None:
+    """The quantity a change [.., end) counts, named after its comparative: "9× fewer rounds",
+    "87× lower computation energy than A", "100× less communication per round". Not a quality
+    ("2× more efficient"), nor a plain value's words."""
+    if unit not in ("%", "×"):
+        return None
+    after = _COMPARATIVE_QUANTITY.match(text, end)
+    if after is None or _NOT_A_QUANTITY.search(after["quantity"]):
+        return None
+    return after["quantity"]
 
 
 def number_groups(
