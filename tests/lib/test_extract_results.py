@@ -350,3 +350,18 @@ def test_a_system_name_cut_short_is_not_the_one_compared(text, compared):
 def test_a_comparative_names_the_quantity_it_counts(text, metric):
     (result,) = results(text)
     assert result.metric == metric
+
+
+@pytest.mark.parametrize(
+    ("text", "compared"),
+    [
+        ("It improves the QPS and recall of FooIndex by 4.2% on average.", "FooIndex"),
+        ("It surpasses FooIndex in terms of recall by 4.2%.", "FooIndex"),
+    ],
+)
+def test_what_a_verb_of_change_measures_comes_before_of(text, compared):
+    mentions = [mention(text, "FooIndex", "method")]
+    if "QPS" in text:
+        mentions.insert(0, mention(text, "QPS", "model"))  # a measure typed as a system
+    (result,) = results(text, mentions)
+    assert result.compared_to == compared

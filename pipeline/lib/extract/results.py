@@ -219,6 +219,7 @@ _COMPARED_BEFORE = re.compile(
     r"(?:(?:up\s+to|about|around|nearly|over|approximately|roughly|almost|a\s+relative)\s+)?[+]?$",
     re.IGNORECASE,
 )
+_MEASURE_OF = re.compile(r"\s(?<!terms\s)of\s")
 # A clause that opens on what it compares with: "Compared to the SOTA method, IFC, it ...".
 _COMPARED_OPENING = re.compile(
     r"\s*(?:[Cc]ompared|[Rr]elative)\s+(?:to|with)\s+(?P<systems>[^\d,;.()]{2,60}?)(?:,\s*[^\d,;.()]{2,30})?,"
@@ -531,7 +532,10 @@ def _compared(
         before = _COMPARED_BEFORE.search(text, max(0, start - _MAX_PHRASE), start)
         opening = _COMPARED_OPENING.match(text, clause_start)
         if before:
-            names = [s.name for s in within(systems, before.start("systems"), before.end("systems"))]
+            # "improves the NDS of A by 3%": what is measured comes before "of", the system after it
+            span = before.start("systems"), before.end("systems")
+            of = max((m.end() for m in _MEASURE_OF.finditer(text, *span)), default=span[0])
+            names = [s.name for s in within(systems, of, span[1])]
         elif opening and (unit == "×" or text[start] == "+" or _COMPARATIVE_AFTER.match(text, end)):
             names = [s.name for s in within(systems, opening.start("systems"), opening.end())]
     return ", ".join(dict.fromkeys(names)) or None
