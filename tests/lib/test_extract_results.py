@@ -290,9 +290,10 @@ def test_a_verb_of_change_names_the_measure_and_whose_it_is():
     ]
 
 
-def test_several_numbers_against_fewer_systems_are_against_none():
+def test_several_numbers_against_fewer_systems_are_not_paired():
+    # "by" ties the system to the number after it; the sentence does not pair the second.
     text = "It improves the accuracy of GPT-4o by 2.2% and 1.7% on the two splits."
-    assert [r.compared_to for r in results(text, [mention(text, "GPT-4o", "model")])] == [None, None]
+    assert [r.compared_to for r in results(text, [mention(text, "GPT-4o", "model")])] == ["GPT-4o", None]
 
 
 @pytest.mark.parametrize(
@@ -364,4 +365,19 @@ def test_what_a_verb_of_change_measures_comes_before_of(text, compared):
     if "QPS" in text:
         mentions.insert(0, mention(text, "QPS", "model"))  # a measure typed as a system
     (result,) = results(text, mentions)
+    assert result.compared_to == compared
+
+
+@pytest.mark.parametrize(
+    ("text", "compared"),
+    [
+        ("It outperforms Foo-3.1-8B on long contexts by 4.2%.", "Foo-3.1-8B"),
+        ("It boosts Foo-3.1-8B's recall by 4.2%.", "Foo-3.1-8B"),
+        ("It improves Foo-3.1-8B by 4.2%.", "Foo-3.1-8B"),
+        ("It improves the top-1 Foo-3.1-8B accuracy by 4.2%.", None),
+        ("It outperforms baselines on Foo-3.1-8B by 4.2%.", None),
+    ],
+)
+def test_systems_before_by_are_the_object_beaten_or_what_the_measure_is_of(text, compared):
+    (result,) = results(text, [mention(text, "Foo-3.1-8B", "model")])
     assert result.compared_to == compared

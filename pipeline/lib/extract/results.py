@@ -41,6 +41,7 @@ from pipeline.lib.extract.ties import (
     compared_quantity,
     number_groups,
     paired_metrics,
+    paired_systems,
     shared_in_groups,
     tied_datasets,
     within,
@@ -211,15 +212,22 @@ _COMPARED_AFTER = re.compile(
     r"(?:\d[\d.,]*\s?%?\s+(?:for|of|by|with|from)\s+(?:the\s+)?(?:[a-z]+\s+)?)?",
     re.IGNORECASE,
 )
+_NAME_TEXT = r"(?:[^\d,;.()]|(?<=[A-Za-z-])\d+(?:\.\d+)*)"
 # A verb of comparison, the systems, then "by" and the number: "outperforms A and B by 5%".
 _COMPARED_BEFORE = re.compile(
-    r"\b(?:outperform|surpass|beat|exceed|improv|boost|outpac)\w*(?:\s+(?:up)?on|\s+over)?\s+(?:the\s+)?"
-    # "outperforms the strongest baseline, A, by 3%": the name in apposition
-    r"(?:[^\d,;.()]{2,60}?,\s*)?(?P<systems>[^\d,;.()]{2,60}?),?\s+by\s+"
+    r"\b(?:(?P<beats>outperform|surpass|beat|exceed|outpac)|improv|boost)\w*(?:\s+(?:up)?on|\s+over)?\s+"
+    r"(?:the\s+)?"
+    # "outperforms the strongest baseline, A, by 3%": the name in apposition; digits only inside a
+    # name ("Llama-3.1-8B"), never a number of its own
+    rf"(?:{_NAME_TEXT}{{2,60}}?,\s*)?(?P<systems>{_NAME_TEXT}{{2,60}}?),?\s+by\s+"
     r"(?:(?:up\s+to|about|around|nearly|over|approximately|roughly|almost|a\s+relative)\s+)?[+]?$",
     re.IGNORECASE,
 )
 _MEASURE_OF = re.compile(r"\s(?<!terms\s)of\s")
+# Where the systems beaten end: "outperforms A on B by 3%", "surpasses A in terms of speed by 52×".
+_OBJECT_END = re.compile(r"\s(?:on|in|across|for|at|under|with|when|while)\s")
+# Nothing but systems: "improves A and B by 3%" (not "improves the ImageNet accuracy by 3%").
+_ONLY_SYSTEMS = re.compile(r"(?:\s|,|\b(?:and|both|the)\b)*", re.IGNORECASE)
 # A clause that opens on what it compares with: "Compared to the SOTA method, IFC, it ...".
 _COMPARED_OPENING = re.compile(
     r"\s*(?:[Cc]ompared|[Rr]elative)\s+(?:to|with)\s+(?P<systems>[^\d,;.()]{2,60}?)(?:,\s*[^\d,;.()]{2,30})?,"
@@ -300,9 +308,10 @@ def find_results(text: str, mentions: Sequence[MentionSpan] = (), limit: int | N
     shared = shared_in_groups([r.metric for r in results], number_groups(text, found, SAME_MEASURE_GAP))
     metrics = paired_metrics(text, found, groups, metrics_of, shared)
     changed = changed_measures(text, found, groups, metrics_of, systems, sentence_starts)
+    compared = paired_systems([c[1] or r.compared_to for r, c in zip(results, changed, strict=True)], groups)
     return [
-        result._replace(metric=metric or change[0], compared_to=result.compared_to or change[1])
-        for result, metric, change in zip(results, metrics, changed, strict=True)
+        result._replace(metric=metric or change[0], compared_to=against)
+        for result, metric, change, against in zip(results, metrics, changed, compared, strict=True)
     ]
 
 
@@ -533,12 +542,30 @@ def _compared(
         opening = _COMPARED_OPENING.match(text, clause_start)
         if before:
             # "improves the NDS of A by 3%": what is measured comes before "of", the system after it
-            span = before.start("systems"), before.end("systems")
-            of = max((m.end() for m in _MEASURE_OF.finditer(text, *span)), default=span[0])
-            names = [s.name for s in within(systems, of, span[1])]
+            names = _systems_before(text, systems, before)
         elif opening and (unit == "×" or text[start] == "+" or _COMPARATIVE_AFTER.match(text, end)):
             names = [s.name for s in within(systems, opening.start("systems"), opening.end())]
     return ", ".join(dict.fromkeys(names)) or None
+
+
+def _systems_before(text: str, systems: list[System], before: re.Match) -> list[str]:
+    """The systems a verb of comparison names before "by": the object of "outperforms" up to its
+    first preposition; for "improves", the systems the measure is "of" or that own it ("A's"), or
+    an object that is nothing but systems ("improves A by 3%", not "improves the top-1 A accuracy by 3%")."""
+    start, end = before.span("systems")
+    if before["beats"]:
+        cut = _OBJECT_END.search(text, start, end)
+        return [s.name for s in within(systems, start, cut.start() if cut else end)]
+    of = max((m.end() for m in _MEASURE_OF.finditer(text, start, end)), default=-1)
+    if of >= 0:
+        cut = _OBJECT_END.search(text, of, end)
+        return [s.name for s in within(systems, of, cut.start() if cut else end)]
+    named = within(systems, start, end)
+    owners = [s.name for s in named if text.startswith(("'s ", "’s "), s.end)]  # "improves A's F1 by"
+    if owners:
+        return owners
+    gaps = zip([start] + [s.end for s in named], [s.start for s in named] + [end], strict=True)
+    return [s.name for s in named] if all(_ONLY_SYSTEMS.fullmatch(text, a, b) for a, b in gaps) else []
 
 
 def _listed_after(text: str, systems: list[System], first: System) -> list[str]:

@@ -162,6 +162,18 @@ def shared_in_groups(values: list[str | None], groups: list[range]) -> list[str 
     return shared
 
 
+def paired_systems(compared: list[str | None], groups: list[range]) -> list[str | None]:
+    """A group of numbers whose first is compared with as many systems as the group has numbers,
+    each with its own: "outperforms A and B by 3% and 5%" (A, then B)."""
+    paired = list(compared)
+    for group in groups:
+        names = (compared[group[0]] or "").split(", ")
+        if len(group) > 1 and len(names) == len(group) and not any(compared[k] for k in group[1:]):
+            for k, name in zip(group, names, strict=True):
+                paired[k] = name
+    return paired
+
+
 def paired_metrics(
     text: str,
     found: list[tuple[int, int, float | None, str | None]],
