@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -290,10 +292,9 @@ def test_a_verb_of_change_names_the_measure_and_whose_it_is():
     ]
 
 
-def test_several_numbers_against_fewer_systems_are_not_paired():
-    # "by" ties the system to the number after it; the sentence does not pair the second.
+def test_several_numbers_after_by_share_their_one_system():
     text = "It improves the accuracy of GPT-4o by 2.2% and 1.7% on the two splits."
-    assert [r.compared_to for r in results(text, [mention(text, "GPT-4o", "model")])] == ["GPT-4o", None]
+    assert [r.compared_to for r in results(text, [mention(text, "GPT-4o", "model")])] == ["GPT-4o", "GPT-4o"]
 
 
 @pytest.mark.parametrize(
@@ -381,3 +382,24 @@ def test_what_a_verb_of_change_measures_comes_before_of(text, compared):
 def test_systems_before_by_are_the_object_beaten_or_what_the_measure_is_of(text, compared):
     (result,) = results(text, [mention(text, "Foo-3.1-8B", "model")])
     assert result.compared_to == compared
+
+
+def test_one_system_before_by_is_compared_with_the_whole_list():
+    text = (
+        "It surpasses FooNet by 6.1%, 2.4% and 3.0% on AlphaSet, BetaSet and GammaSet, respectively. "
+        "It improves the recall of FooNet and BarNet by 1.4% and 0.6%, respectively. "
+        "It is 7% better than their FooNet counterpart."
+    )
+    mentions = sorted(
+        [mention(text, name, "dataset") for name in ("AlphaSet", "BetaSet", "GammaSet")]
+        + [mention(text, "FooNet", "method")]
+        + [MentionSpan(m.start(), m.end(), "method", "FooNet") for m in re.finditer("FooNet", text)][1:]
+    )
+    assert [(r.text, r.compared_to) for r in results(text, mentions)] == [
+        ("6.1%", "FooNet"),
+        ("2.4%", "FooNet"),
+        ("3.0%", "FooNet"),
+        ("1.4%", "FooNet"),  # BarNet, not known as a system, is the 0.6%'s
+        ("0.6%", None),
+        ("7%", "FooNet"),
+    ]

@@ -207,7 +207,7 @@ _COMPARED_AFTER = re.compile(
     r"\s+(?:than|over|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|against)"
     # ... or a few words and a word that only compares: "46% GPU memory than A", "97% on new tasks
     # compared to A"
-    r"|(?:\s+[^\W\d][\w@-]*){1,4}?\s+(?:than|compared\s+(?:to|with)|relative\s+to))\s+(?:the\s+)?"
+    r"|(?:\s+[^\W\d][\w@-]*){1,4}?\s+(?:than|compared\s+(?:to|with)|relative\s+to))\s+(?:(?:the|its|their)\s+)?"
     # ... or the other system's own value first: "72% compared to 28% for (default) A".
     r"(?:\d[\d.,]*\s?%?\s+(?:for|of|by|with|from)\s+(?:the\s+)?(?:[a-z]+\s+)?)?",
     re.IGNORECASE,
@@ -308,7 +308,13 @@ def find_results(text: str, mentions: Sequence[MentionSpan] = (), limit: int | N
     shared = shared_in_groups([r.metric for r in results], number_groups(text, found, SAME_MEASURE_GAP))
     metrics = paired_metrics(text, found, groups, metrics_of, shared)
     changed = changed_measures(text, found, groups, metrics_of, systems, sentence_starts)
-    compared = paired_systems([c[1] or r.compared_to for r, c in zip(results, changed, strict=True)], groups)
+    compared = paired_systems(
+        text,
+        found,
+        [c[1] or r.compared_to for r, c in zip(results, changed, strict=True)],
+        groups,
+        datasets_tied,
+    )
     return [
         result._replace(metric=metric or change[0], compared_to=against)
         for result, metric, change, against in zip(results, metrics, changed, compared, strict=True)

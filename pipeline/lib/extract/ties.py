@@ -62,6 +62,7 @@ _NOT_A_QUANTITY = re.compile(
     r"\b(?:the|a|an|of|than|bound|bounds|[a-z]+(?:icient|sistent|erent|ive|ble|ous|ful|ly|est))\b",
     re.IGNORECASE,
 )
+_RESPECTIVELY_LATER = re.compile(r"[^.;]{0,150}?\brespectively\b")
 _RESPECTIVELY = re.compile(r"(?:\s+(?:datasets?|benchmarks?))?,?\s+respectively\b")
 
 
@@ -162,15 +163,30 @@ def shared_in_groups(values: list[str | None], groups: list[range]) -> list[str 
     return shared
 
 
-def paired_systems(compared: list[str | None], groups: list[range]) -> list[str | None]:
+def paired_systems(
+    text: str,
+    found: list[tuple[int, int, float | None, str | None]],
+    compared: list[str | None],
+    groups: list[range],
+    datasets: list[str | None],
+) -> list[str | None]:
     """A group of numbers whose first is compared with as many systems as the group has numbers,
-    each with its own: "outperforms A and B by 3% and 5%" (A, then B)."""
+    each with its own: "outperforms A and B by 3% and 5%" (A, then B); with one system before
+    "by", all of them: "surpasses A by 6.3%, 9.6% and 5.5% on B, C and D(, respectively)", unless
+    a "respectively" pairs the numbers with something other than datasets ("of A and B by 1.4% and
+    0.6%, respectively", B not known as a system)."""
     paired = list(compared)
     for group in groups:
         names = (compared[group[0]] or "").split(", ")
-        if len(group) > 1 and len(names) == len(group) and not any(compared[k] for k in group[1:]):
-            for k, name in zip(group, names, strict=True):
-                paired[k] = name
+        if len(group) < 2 or any(compared[k] for k in group[1:]):
+            continue
+        by = _BY_BEFORE.search(text, max(0, found[group[0]][0] - 30), found[group[0]][0])
+        respectively = _RESPECTIVELY_LATER.match(text, found[group[-1]][1])
+        by_datasets = len({datasets[k] for k in group} - {None}) == len(group)
+        shared = by and compared[group[0]] and len(names) == 1 and (by_datasets or not respectively)
+        if len(names) == len(group) or shared:
+            for index, k in enumerate(group):
+                paired[k] = names[min(index, len(names) - 1)]
     return paired
 
 
