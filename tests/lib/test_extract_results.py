@@ -403,3 +403,26 @@ def test_one_system_before_by_is_compared_with_the_whole_list():
         ("0.6%", None),
         ("7%", "FooNet"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "It sets a new best on AlphaSet (71.5%) and BetaSet (64.0%).",
+            [("71.5%", "AlphaSet"), ("64.0%", "BetaSet")],
+        ),
+        ("It improves results on the hard benchmark, AlphaSet, by +3 points.", [("+3 points", "AlphaSet")]),
+        (
+            "On AlphaSet, BetaSet, and GammaSet, it beats the baseline by 5.1%, 2.0%, and 3.3%.",
+            [("5.1%", "AlphaSet"), ("2.0%", "BetaSet"), ("3.3%", "GammaSet")],
+        ),
+        ("On AlphaSet and BetaSet, it beats the baseline by 5.1%.", [("5.1%", None)]),
+        ("Trained on AlphaSet, it beats the baseline by 5.1%.", [("5.1%", None)]),
+    ],
+)
+def test_dataset_before_the_number_in_parentheses_by_or_an_opening_list(text, expected):
+    mentions = [
+        mention(text, name, "dataset") for name in ("AlphaSet", "BetaSet", "GammaSet") if name in text
+    ]
+    assert [(r.text, r.dataset) for r in results(text, mentions)] == expected

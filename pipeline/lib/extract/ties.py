@@ -62,6 +62,13 @@ _NOT_A_QUANTITY = re.compile(
     r"\b(?:the|a|an|of|than|bound|bounds|[a-z]+(?:icient|sistent|erent|ive|ble|ous|ful|ly|est))\b",
     re.IGNORECASE,
 )
+# "on A (75.0%)", "on A by 3%", "on the hard benchmark, A, by +2 points".
+_DATASET_THEN_NUMBER = re.compile(
+    r"(?P<parenthesis>\s*\(\s*)|,?\s+by\s+(?:(?:up\s+to|about|around|nearly|over|approximately|roughly|almost|at\s+least)\s+)?"
+)
+_ON_BEFORE = re.compile(r"\b(?:on|in|across)\s+(?:the\s+)?(?:[^,;.()]{1,60},\s*)?$", re.IGNORECASE)
+_LIST_OPENING = re.compile(r"\s*(?:On|For|In|Across)\s+(?:the\s+)?")
+_LIST_CLOSE = re.compile(r"(?:\s+(?:datasets?|benchmarks?|tasks?))?,")
 _RESPECTIVELY_LATER = re.compile(r"[^.;]{0,150}?\brespectively\b")
 _RESPECTIVELY = re.compile(r"(?:\s+(?:datasets?|benchmarks?))?,?\s+respectively\b")
 
@@ -323,10 +330,49 @@ def tied_datasets(
         elif not listed:
             start = found[group[0]][0]
             sentence_start = sentence_starts[max(0, bisect.bisect_right(sentence_starts, start) - 1)]
-            opening = _dataset_opening_clause(text, datasets, start, sentence_start)
-            for member in group:
-                tied[member] = opening
+            right_before = _dataset_right_before(text, datasets, start, sentence_start)
+            opening = right_before or _dataset_opening_clause(text, datasets, start, sentence_start)
+            opened = [] if right_before else _datasets_opening_list(text, datasets, sentence_start, start)
+            for index, member in enumerate(group):
+                tied[member] = opened[index].name if len(opened) == len(group) > 1 else opening
     return tied
+
+
+def _dataset_right_before(text: str, datasets: Cues, start: int, sentence_start: int) -> str | None:
+    """A dataset the number follows in parentheses ("on A (75.0%)") or "by" ("on A by 3%",
+    "on the hard benchmark, A, by 2 points")."""
+    ended = bisect.bisect_right(datasets.by_end, (start, 1))
+    if not ended:
+        return None
+    cue = datasets.cues[-datasets.by_end[ended - 1][1]]
+    gap = _DATASET_THEN_NUMBER.fullmatch(text, cue.end, start)
+    if cue.start < sentence_start or not gap:
+        return None
+    on = gap["parenthesis"] or _ON_BEFORE.search(text, max(sentence_start, cue.start - 80), cue.start)
+    return cue.name if on else None
+
+
+def _datasets_opening_list(text: str, datasets: Cues, sentence_start: int, start: int) -> list[Cue]:
+    """The datasets a sentence opens on, listed ("On A, B, and C, ..."), when the numbers come
+    after them in the same clause."""
+    opener = _LIST_OPENING.match(text, sentence_start)
+    if opener is None:
+        return []
+    listed: list[Cue] = []
+    position = opener.end()
+    for cue in datasets.starting_between(position, start):
+        if cue.start < position:
+            continue
+        if not (
+            _DATASET_LIST_GAP.fullmatch(text, position, cue.start) or (not listed and cue.start == position)
+        ):
+            break
+        listed.append(cue)
+        position = cue.end
+    closes = listed and _LIST_CLOSE.match(text, position)
+    if not closes or ";" in text[position:start]:
+        return []
+    return listed
 
 
 def _datasets_listed_after(text: str, datasets: Cues, end: int) -> list[Cue]:
