@@ -426,3 +426,17 @@ def test_dataset_before_the_number_in_parentheses_by_or_an_opening_list(text, ex
         mention(text, name, "dataset") for name in ("AlphaSet", "BetaSet", "GammaSet") if name in text
     ]
     assert [(r.text, r.dataset) for r in results(text, mentions)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "metric"),
+    [
+        ("It beats the baseline by 4.5% for the success rate.", "success rate"),
+        ("It beats the baseline by 4.5% in terms of the F1-score.", "F1-score"),
+        ("It brings recall increases of 4.5% on both splits.", "recall"),
+        ("It brings a precision boost of 4.5% on both splits.", "precision"),
+    ],
+)
+def test_metric_joined_past_the_for_and_increases_of(text, metric):
+    (result,) = results(text)
+    assert result.metric == metric

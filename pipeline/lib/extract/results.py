@@ -169,13 +169,13 @@ _METRIC = re.compile(rf"(?<![\w@-])(?:(?i:{_METRIC_WORDS})|{_METRIC_ACRONYMS})(?
 # What may separate a metric from its number: "F1 of 78.3", "FID to 2.1", "BLEU 34.1", "accuracy by 3".
 _GAP_BEFORE = re.compile(
     r"(?:\s*(?:of|:|=|≈|~|is|was|are|were|reach(?:es|ed|ing)?|to|at|by|around|about|approximately|nearly"
-    r"|over|above|up|as|high|low|only|just|scores?|values?|rates?|improvements?|gains?|\(|@\d+))*\s*",
+    r"|over|above|up|as|high|low|only|just|scores?|values?|rates?|improvements?|gains?|increases?|enhancements?|boosts?|\(|@\d+))*\s*",
     re.IGNORECASE,
 )
 # ... and a number from its metric: "0.87 AUC", "0.15 in rFID", "3.1 higher F1".
 _GAP_AFTER = re.compile(
     r"(?:\s*(?:in|on|of|higher|lower|better|more|less|fewer|improvements?|gains?|increases?|reductions?|drops?"
-    r"|absolute|relative|average|overall|terms))*\s*",
+    r"|absolute|relative|average|overall|terms|the|for))*\s*",
     re.IGNORECASE,
 )
 _MAX_GAP = 30
