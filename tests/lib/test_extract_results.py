@@ -440,3 +440,22 @@ def test_dataset_before_the_number_in_parentheses_by_or_an_opening_list(text, ex
 def test_metric_joined_past_the_for_and_increases_of(text, metric):
     (result,) = results(text)
     assert result.metric == metric
+
+
+def test_numbers_in_parallel_share_their_metric_and_the_system_beaten():
+    text = (
+        "It beats FooNet by 10% for retrieval and 4% for captioning. "
+        "It brings recall increases of 11.5% on AlphaSet, 26.1% on BetaSet, and 8.1% on GammaSet. "
+        "It improves FooNet by 1.4% and 0.6% in the two settings, respectively."
+    )
+    foonets = [MentionSpan(m.start(), m.end(), "method", "FooNet") for m in re.finditer("FooNet", text)]
+    found = results(text, foonets)
+    assert [(r.text, r.metric, r.compared_to) for r in found] == [
+        ("10%", None, "FooNet"),
+        ("4%", None, "FooNet"),
+        ("11.5%", "recall", None),
+        ("26.1%", "recall", None),
+        ("8.1%", "recall", None),
+        ("1.4%", None, "FooNet"),
+        ("0.6%", None, None),  # "respectively" pairs the numbers, it does not share
+    ]

@@ -42,6 +42,7 @@ from pipeline.lib.extract.ties import (
     number_groups,
     paired_metrics,
     paired_systems,
+    parallel,
     shared_in_groups,
     tied_datasets,
     within,
@@ -315,9 +316,12 @@ def find_results(text: str, mentions: Sequence[MentionSpan] = (), limit: int | N
         groups,
         datasets_tied,
     )
+    metrics, compared = parallel(
+        text, found, [m or c[0] for m, c in zip(metrics, changed, strict=True)], compared
+    )
     return [
-        result._replace(metric=metric or change[0], compared_to=against)
-        for result, metric, change, against in zip(results, metrics, changed, compared, strict=True)
+        result._replace(metric=metric, compared_to=against)
+        for result, metric, against in zip(results, metrics, compared, strict=True)
     ]
 
 

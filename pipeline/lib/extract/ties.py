@@ -69,6 +69,10 @@ _DATASET_THEN_NUMBER = re.compile(
 _ON_BEFORE = re.compile(r"\b(?:on|in|across)\s+(?:the\s+)?(?:[^,;.()]{1,60},\s*)?$", re.IGNORECASE)
 _LIST_OPENING = re.compile(r"\s*(?:On|For|In|Across)\s+(?:the\s+)?")
 _LIST_CLOSE = re.compile(r"(?:\s+(?:datasets?|benchmarks?|tasks?))?,")
+# Between numbers in parallel: where each was measured, then a list's comma or "and".
+_PARALLEL_GAP = re.compile(
+    r"(?:\s+(?:on|for|in|across)\s+(?:the\s+)?[^\W\d][^,;.()\d%×]{0,50}?)?(?:\s*,\s*(?:and\s+)?|\s+and\s+)"
+)
 _RESPECTIVELY_LATER = re.compile(r"[^.;]{0,150}?\brespectively\b")
 _RESPECTIVELY = re.compile(r"(?:\s+(?:datasets?|benchmarks?))?,?\s+respectively\b")
 
@@ -195,6 +199,32 @@ def paired_systems(
             for index, k in enumerate(group):
                 paired[k] = names[min(index, len(names) - 1)]
     return paired
+
+
+def parallel(
+    text: str,
+    found: list[tuple[int, int, float | None, str | None]],
+    metrics: list[str | None],
+    compared: list[str | None],
+) -> tuple[list[str | None], list[str | None]]:
+    """Numbers in parallel, each with where it was measured ("by 10% for retrieval and 4% for
+    captioning", "gains of 11.5% on A, 26.1% on B, and 8.1% on C"), share the one metric named
+    for them, and the system the first is compared with after "by"."""
+    metrics, compared = list(metrics), list(compared)
+    for group in number_groups(text, found, _PARALLEL_GAP):
+        if len(group) < 2:
+            continue
+        named = {metrics[k] for k in group} - {None}
+        if len(named) == 1:
+            (metric,) = named
+            for k in group:
+                metrics[k] = metric
+        by = _BY_BEFORE.search(text, max(0, found[group[0]][0] - 30), found[group[0]][0])
+        respectively = _RESPECTIVELY_LATER.match(text, found[group[-1]][1])  # pairs, not shares
+        if by and compared[group[0]] and not respectively and not any(compared[k] for k in group[1:]):
+            for k in group:
+                compared[k] = compared[group[0]]
+    return metrics, compared
 
 
 def paired_metrics(
