@@ -327,7 +327,7 @@ def test_a_dataset_right_after_a_comparison_is_compared_and_nowhere_else():
     ("text", "compared"),
     [
         ("It is 1.5× faster than FooLM Code Agent on our suite.", None),
-        ("It is 1.5× faster than FooLM-v2 on our suite.", None),
+        ("It is 1.5× faster than FooLM-v2 on our suite.", "FooLM-v2"),  # named whole, no mention
         ("It is 1.5× faster than FooLM-based agents on our suite.", "FooLM"),
         ("It is 1.5× faster than FooLM on our suite.", "FooLM"),
     ],
@@ -459,3 +459,19 @@ def test_numbers_in_parallel_share_their_metric_and_the_system_beaten():
         ("1.4%", None, "FooNet"),
         ("0.6%", None, None),  # "respectively" pairs the numbers, it does not share
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "compared"),
+    [
+        ("It is 2.5× faster than ZipQV on long inputs.", "ZipQV"),
+        ("It reaches 91% compared to 40% from vanilla KDXNet.", "KDXNet"),
+        ("It outperforms ZipQV by 3.1% on long inputs.", "ZipQV"),
+        ("It outperforms ZipQV Large by 3.1% on long inputs.", None),
+        ("It is 2.5× faster than ZipQV Large on long inputs.", None),
+        ("It is 2.5× faster than LLMs on long inputs.", None),
+        ("It is 2.5× faster than Zipper on long inputs.", None),
+    ],
+)
+def test_a_name_no_mention_found_after_a_comparison(text, compared):
+    assert results(text)[0].compared_to == compared

@@ -45,6 +45,7 @@ from pipeline.lib.extract.ties import (
     parallel,
     shared_in_groups,
     tied_datasets,
+    unknown_name,
     within,
 )
 
@@ -547,7 +548,9 @@ def _compared(
     first = after and next((s for s in rivals if s.start == after.end()), None)
     if first:
         names = [first.name, *_listed_after(text, rivals, first)]
-    elif unit is not None and systems:
+    elif after and (name := unknown_name(text, after.end())):
+        names = [name]
+    elif unit is not None:
         before = _COMPARED_BEFORE.search(text, max(0, start - _MAX_PHRASE), start)
         opening = _COMPARED_OPENING.match(text, clause_start)
         if before:
@@ -565,7 +568,9 @@ def _systems_before(text: str, systems: list[System], before: re.Match) -> list[
     start, end = before.span("systems")
     if before["beats"]:
         cut = _OBJECT_END.search(text, start, end)
-        return [s.name for s in within(systems, start, cut.start() if cut else end)]
+        beaten = [s.name for s in within(systems, start, cut.start() if cut else end)]
+        name = not beaten and unknown_name(text, start)  # "outperforms HNeRV by 3%", no mention
+        return [name] if name and start + len(name) == (cut.start() if cut else end) else beaten
     of = max((m.end() for m in _MEASURE_OF.finditer(text, start, end)), default=-1)
     if of >= 0:
         cut = _OBJECT_END.search(text, of, end)

@@ -73,6 +73,8 @@ _LIST_CLOSE = re.compile(r"(?:\s+(?:datasets?|benchmarks?|tasks?))?,")
 _PARALLEL_GAP = re.compile(
     r"(?:\s+(?:on|for|in|across)\s+(?:the\s+)?[^\W\d][^,;.()\d%×]{0,50}?)?(?:\s*,\s*(?:and\s+)?|\s+and\s+)"
 )
+_NAME_LIKE = re.compile(r"(?=[\w.-]*[A-Z][\w.-]*[A-Z\d])[A-Z][\w.-]*[\w](?<!s)")
+_NOT_NAMES = frozenset({"SOTA", "SOTAS", "SOTA.", "AI", "GPU", "GPUS", "CPU", "TPU"})
 _RESPECTIVELY_LATER = re.compile(r"[^.;]{0,150}?\brespectively\b")
 _RESPECTIVELY = re.compile(r"(?:\s+(?:datasets?|benchmarks?))?,?\s+respectively\b")
 
@@ -145,6 +147,16 @@ def compared_quantity(text: str, end: int, unit: str | None) -> str | None:
     if after is None or _NOT_A_QUANTITY.search(after["quantity"]):
         return None
     return after["quantity"]
+
+
+def unknown_name(text: str, start: int) -> str | None:
+    """A name no mention found, right after a word of comparison: written as names are (several
+    capitals or a digit: "HNeRV", "DCVC", "Foo-2"), whole (not followed by more of a name), and
+    not a family or a description ("LLMs", "SOTA")."""
+    name = _NAME_LIKE.match(text, start)
+    if name is None or NAME_GOES_ON.match(text, name.end()) or name.group().upper() in _NOT_NAMES:
+        return None
+    return name.group()
 
 
 def number_groups(
