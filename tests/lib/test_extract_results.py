@@ -475,3 +475,14 @@ def test_numbers_in_parallel_share_their_metric_and_the_system_beaten():
 )
 def test_a_name_no_mention_found_after_a_comparison(text, compared):
     assert results(text)[0].compared_to == compared
+
+
+@pytest.mark.parametrize(
+    ("text", "compared"),
+    [
+        ("It improves the recall of ZipQV-s by 3.1% on long inputs.", "ZipQV-s"),
+        ("It improves the recall of the ZipQV retriever by 3.1%.", None),
+    ],
+)
+def test_a_name_no_mention_found_that_the_measure_is_of(text, compared):
+    assert results(text)[0].compared_to == compared

@@ -39,6 +39,7 @@ from pipeline.lib.extract.ties import (
     beside,
     changed_measures,
     compared_quantity,
+    named_in,
     number_groups,
     paired_metrics,
     paired_systems,
@@ -566,15 +567,13 @@ def _systems_before(text: str, systems: list[System], before: re.Match) -> list[
     first preposition; for "improves", the systems the measure is "of" or that own it ("A's"), or
     an object that is nothing but systems ("improves A by 3%", not "improves the top-1 A accuracy by 3%")."""
     start, end = before.span("systems")
-    if before["beats"]:
-        cut = _OBJECT_END.search(text, start, end)
-        beaten = [s.name for s in within(systems, start, cut.start() if cut else end)]
-        name = not beaten and unknown_name(text, start)  # "outperforms HNeRV by 3%", no mention
-        return [name] if name and start + len(name) == (cut.start() if cut else end) else beaten
     of = max((m.end() for m in _MEASURE_OF.finditer(text, start, end)), default=-1)
-    if of >= 0:
-        cut = _OBJECT_END.search(text, of, end)
-        return [s.name for s in within(systems, of, cut.start() if cut else end)]
+    if before["beats"] or of >= 0:
+        start = start if before["beats"] else of
+        cut = _OBJECT_END.search(text, start, end)
+        return named_in(
+            text, within(systems, start, cut.start() if cut else end), start, cut.start() if cut else end
+        )
     named = within(systems, start, end)
     owners = [s.name for s in named if text.startswith(("'s ", "’s "), s.end)]  # "improves A's F1 by"
     if owners:

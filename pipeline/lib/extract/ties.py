@@ -73,8 +73,9 @@ _LIST_CLOSE = re.compile(r"(?:\s+(?:datasets?|benchmarks?|tasks?))?,")
 _PARALLEL_GAP = re.compile(
     r"(?:\s+(?:on|for|in|across)\s+(?:the\s+)?[^\W\d][^,;.()\d%×]{0,50}?)?(?:\s*,\s*(?:and\s+)?|\s+and\s+)"
 )
-_NAME_LIKE = re.compile(r"(?=[\w.-]*[A-Z][\w.-]*[A-Z\d])[A-Z][\w.-]*[\w](?<!s)")
+_NAME_LIKE = re.compile(r"(?=[\w.-]*[A-Z][\w.-]*[A-Z\d])[A-Z][\w.-]*[\w](?<![A-Z]s)")
 _NOT_NAMES = frozenset({"SOTA", "SOTAS", "SOTA.", "AI", "GPU", "GPUS", "CPU", "TPU"})
+_THE = re.compile(r"(?:the\s+)?", re.IGNORECASE)
 _RESPECTIVELY_LATER = re.compile(r"[^.;]{0,150}?\brespectively\b")
 _RESPECTIVELY = re.compile(r"(?:\s+(?:datasets?|benchmarks?))?,?\s+respectively\b")
 
@@ -157,6 +158,16 @@ def unknown_name(text: str, start: int) -> str | None:
     if name is None or NAME_GOES_ON.match(text, name.end()) or name.group().upper() in _NOT_NAMES:
         return None
     return name.group()
+
+
+def named_in(text: str, systems: list[System], start: int, end: int) -> list[str]:
+    """The systems [start, end) names: its mentions, or a name no mention found that is all of it
+    ("outperforms HNeRV by 3%", "improves the F1 of the DCVC by 3%")."""
+    if systems:
+        return [system.name for system in systems]
+    start += len(_THE.match(text, start).group())
+    name = unknown_name(text, start)
+    return [name] if name and start + len(name) == end else []
 
 
 def number_groups(
