@@ -486,3 +486,16 @@ def test_a_name_no_mention_found_after_a_comparison(text, compared):
 )
 def test_a_name_no_mention_found_that_the_measure_is_of(text, compared):
     assert results(text)[0].compared_to == compared
+
+
+@pytest.mark.parametrize(
+    ("text", "compared"),
+    [
+        ("It reaches 81.2% on long inputs, outperforming a similarly sized FooNet by 2.0%.", "FooNet"),
+        ("It clearly outperforms FooNet, achieving 81.2% on long inputs.", "FooNet"),
+        ("It outperforms existing FooNet-based retrievers, achieving 81.2% on long inputs.", None),
+        ("It reaches 81.2% on long inputs, and FooNet reaches 70.0%.", None),
+    ],
+)
+def test_systems_a_clause_beats_beside_a_score_of_its_own(text, compared):
+    assert results(text, [mention(text, "FooNet", "method")])[0].compared_to == compared

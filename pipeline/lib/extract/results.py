@@ -36,6 +36,7 @@ from pipeline.lib.extract.ties import (
     Cue,
     Cues,
     System,
+    beaten_beside,
     beside,
     changed_measures,
     compared_quantity,
@@ -301,7 +302,8 @@ def find_results(text: str, mentions: Sequence[MentionSpan] = (), limit: int | N
                 unit=unit,
                 metric=_joined_cue(text, metrics, start, end) or compared_quantity(text, end, unit),
                 dataset=datasets_tied[len(results)],
-                compared_to=_compared(text, compared_in[clause], clause[0], start, end, unit),
+                compared_to=_compared(text, compared_in[clause], clause[0], start, end, unit)
+                or beaten_beside(text, compared_in[clause], clause, start, end),
                 start=start,
                 end=end,
                 sentence=sentence,

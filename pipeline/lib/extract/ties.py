@@ -75,6 +75,19 @@ _PARALLEL_GAP = re.compile(
 )
 _NAME_LIKE = re.compile(r"(?=[\w.-]*[A-Z][\w.-]*[A-Z\d])[A-Z][\w.-]*[\w](?<![A-Z]s)")
 _NOT_NAMES = frozenset({"SOTA", "SOTAS", "SOTA.", "AI", "GPU", "GPUS", "CPU", "TPU"})
+# "83.5% on A, outperforming (a similarly sized) B by 1.4%": the systems beaten after a score.
+_BEATING_AFTER = re.compile(
+    r"[^;\d]{0,80}?(?:,\s*|\s+)(?:\w+ly\s+)?(?:outperforming|surpassing|exceeding|beating)\s+"
+    r"(?:(?:the|a|an)\s+)?(?:[a-z][\w-]*\s+){0,3}?(?P<object>[^;.,()\s][^;.,()]{0,60}?)"
+    r"(?=\s+(?:by|on|in|across|for|with|while|when|at|under|and\s+(?:achiev|reach|obtain))|\s*[,;.(]|$)"
+)
+# "outperforms B, achieving 100%": the systems beaten before a score.
+_BEATING_BEFORE = re.compile(
+    r"\b(?:outperform|surpass|beat|exceed)(?:s|es|ed)?\s+(?:(?:the|a|an)\s+)?(?P<object>[^;.,()\d\s][^;.,()\d]{0,60}?),"
+    r"\s*(?:achieving|reaching|attaining|obtaining|yielding)\s+[^;\d]{0,60}$"
+)
+_LOWER_WORDS = re.compile(r"(?:[a-z][\w-]*\s+)*")
+_SYSTEMS_GAP = re.compile(r"(?:\s|,|\b(?:and|or|such\s+as)\b)*", re.IGNORECASE)
 _THE = re.compile(r"(?:the\s+)?", re.IGNORECASE)
 _RESPECTIVELY_LATER = re.compile(r"[^.;]{0,150}?\brespectively\b")
 _RESPECTIVELY = re.compile(r"(?:\s+(?:datasets?|benchmarks?))?,?\s+respectively\b")
@@ -168,6 +181,26 @@ def named_in(text: str, systems: list[System], start: int, end: int) -> list[str
     start += len(_THE.match(text, start).group())
     name = unknown_name(text, start)
     return [name] if name and start + len(name) == end else []
+
+
+def beaten_beside(
+    text: str, systems: list[System], clause: tuple[int, int], start: int, end: int
+) -> str | None:
+    """The systems a clause beats beside a score of its own: "reaches 83.5% on A, outperforming B
+    by 1.4%", "outperforms B, achieving 100% preference" (B, named whole before any number)."""
+    systems = [s for s in systems if s.index >= 0 and not NAME_GOES_ON.match(text, s.end)]
+    after = _BEATING_AFTER.match(text, end, clause[1])
+    before = None if after else _BEATING_BEFORE.search(text, max(clause[0], start - 150), start)
+    found = after or before
+    if found is None:
+        return None
+    start, end = found.span("object")
+    start = _LOWER_WORDS.match(text, start, end).end()  # "a similarly sized A", "baselines such as A"
+    named = within(systems, start, end)
+    gaps = zip([start] + [s.end for s in named], [s.start for s in named] + [end], strict=True)
+    if named and not all(_SYSTEMS_GAP.fullmatch(text, low, high) for low, high in gaps):
+        return None  # "existing A-based generative models": more than the systems
+    return ", ".join(named_in(text, named, start, end)) or None
 
 
 def number_groups(
