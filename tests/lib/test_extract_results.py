@@ -499,3 +499,8 @@ def test_a_name_no_mention_found_that_the_measure_is_of(text, compared):
 )
 def test_systems_a_clause_beats_beside_a_score_of_its_own(text, compared):
     assert results(text, [mention(text, "FooNet", "method")])[0].compared_to == compared
+
+
+def test_a_slashed_pair_of_numbers_is_compared_past_its_second():
+    text = "It gains 0.9%/1.2% more than FooNet on both splits."
+    assert results(text, [mention(text, "FooNet", "method")])[0].compared_to == "FooNet"

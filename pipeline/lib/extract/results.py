@@ -205,7 +205,7 @@ _MAX_PHRASE = 80
 _COMPARED_TYPES = frozenset({"method", "model"})
 # A change and the systems after it: "2.1× faster than A", "3% over A", "+5 points relative to A"
 _COMPARED_AFTER = re.compile(
-    rf"(?:(?:\s+(?:{_COMPARATIVE}|accuracy|points?|absolute|relative|average|on\s+average)){{0,3}}"
+    rf"(?:/[\d.]+\s?%?)?(?:(?:\s+(?:{_COMPARATIVE}|accuracy|points?|absolute|relative|average|on\s+average)){{0,3}}"
     # a comparative and what it compares: "30% fewer FLOPs than A", "8× better pass rate over A"
     rf"(?:\s+(?:{_COMPARATIVE})(?:\s+[\w@.-]+){{1,4}}?)?"
     r"\s+(?:than|over|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|against)"
