@@ -504,3 +504,12 @@ def test_systems_a_clause_beats_beside_a_score_of_its_own(text, compared):
 def test_a_slashed_pair_of_numbers_is_compared_past_its_second():
     text = "It gains 0.9%/1.2% more than FooNet on both splits."
     assert results(text, [mention(text, "FooNet", "method")])[0].compared_to == "FooNet"
+
+
+def test_a_verb_of_change_names_the_measure_of_both_ends_from_to():
+    text = "It lowers the error rate on hard queries from 20.4% to 11.9%, and raises recall from 61% → 72%."
+    assert [(r.text, r.metric) for r in results(text)] == [
+        ("20.4% to 11.9%", "error rate"),
+        ("61%", "recall"),
+        ("72%", "recall"),
+    ]

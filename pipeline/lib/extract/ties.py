@@ -38,10 +38,13 @@ _CHANGE_VERB_BEFORE = re.compile(
 )
 # ... then whose or where ("of A and B", "across tasks", "on both splits") and "by" the number.
 _CHANGE_OF = re.compile(
-    r"(?:\s+(?:(?P<of>of)|for|across|on|in)\s+(?P<what>[^;:.()%×]{1,80}?),?)?\s+by\s+"
+    r"(?:\s+(?:(?P<of>of)|for|across|on|in)\s+(?P<what>[^;:.()%×]{1,80}?),?)?\s+(?:(?P<from>from)|by)\s+"
     r"(?:(?:up\s+to|about|around|nearly|over|approximately|a\s+relative|an\s+average\s+of)\s+)?",
     re.IGNORECASE,
 )
+# "improves the F1 from 45.2 to 61.8": both ends of the change are values of the measure.
+_FROM_BEFORE = re.compile(r"\sfrom\s+$", re.IGNORECASE)
+_TO_BETWEEN = re.compile(r"\s*(?:to|→|->)\s*", re.IGNORECASE)
 _BY_BEFORE = re.compile(
     r"\sby\s+(?:(?:up\s+to|about|around|nearly|over|approximately|a\s+relative|an\s+average\s+of)\s+)?$",
     re.IGNORECASE,
@@ -365,7 +368,9 @@ def changed_measures(
     for group in groups:
         start = found[group[0]][0]
         sentence_start = sentence_starts[max(0, bisect.bisect_right(sentence_starts, start) - 1)]
-        by = _BY_BEFORE.search(text, max(sentence_start, start - _MAX_CHANGE_PHRASE), start)
+        by = _BY_BEFORE.search(text, max(sentence_start, start - _MAX_CHANGE_PHRASE), start) or (
+            _FROM_BEFORE.search(text, max(sentence_start, start - 6), start)
+        )
         if by is None:
             continue
         cues = metrics_of[group[0]]
@@ -377,7 +382,7 @@ def changed_measures(
                 break  # the nearest measure before "by" is not what a verb changes
             names = (
                 []
-                if between["of"] is None
+                if between["of"] is None or between["from"]
                 else _systems_of(text, systems, between.start("what"), between.end("what"))
             )
             for index, k in enumerate(group):
@@ -386,6 +391,12 @@ def changed_measures(
                 else:  # one number against all the systems; several not paired, against none
                     changed[k] = (cue.name, ", ".join(names) if len(group) == 1 and names else None)
             break
+    for k in range(1, len(found)):  # "from 45.2 to 61.8": the second end as the first
+        previous = found[k - 1]
+        if _TO_BETWEEN.fullmatch(text, previous[1], found[k][0]) and _FROM_BEFORE.search(
+            text, max(0, previous[0] - 6), previous[0]
+        ):
+            changed[k] = (changed[k - 1][0], changed[k][1])
     return changed
 
 
