@@ -513,3 +513,8 @@ def test_a_verb_of_change_names_the_measure_of_both_ends_from_to():
         ("61%", "recall"),
         ("72%", "recall"),
     ]
+
+
+def test_compression_is_a_measure_like_speedup():
+    text = "A 7.5× compression keeps the quality of the full cache."
+    assert [(r.text, r.metric) for r in results(text)] == [("7.5×", "compression")]

@@ -156,7 +156,7 @@ _METRIC_WORDS = (
     r"|top-?\d+"
     r"|precision|recall|f1(?:[- ]scores?)?|f-(?:score|measure)|(?:macro|micro)-?f1"
     r"|(?:success|error|win|pass|hit|solve|resolve|acceptance|compression)\s+rates?|exact\s+match"
-    r"|perplexity|speed-?ups?|latency|memory(?:\s+(?:usage|footprint|consumption))?|throughput"
+    r"|perplexity|speed-?ups?|compression|latency|memory(?:\s+(?:usage|footprint|consumption))?|throughput"
     r"|inference\s+(?:time|speed|cost)|run-?time|training\s+time|wall-?clock\s+time"
     r"|(?:spearman|pearson|kendall)(?:'s)?(?:\s+(?:rank\s+)?correlation)?|correlation"
     r"|dice(?:\s+(?:score|coefficient))?|returns?|rewards?(?!\s+models?)|elo(?:\s+rating)?|human\s+preference"
