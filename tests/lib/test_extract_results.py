@@ -518,3 +518,18 @@ def test_a_verb_of_change_names_the_measure_of_both_ends_from_to():
 def test_compression_is_a_measure_like_speedup():
     text = "A 7.5× compression keeps the quality of the full cache."
     assert [(r.text, r.metric) for r in results(text)] == [("7.5×", "compression")]
+
+
+def test_a_beaten_system_own_value_in_parentheses_is_compared_with_it():
+    text = "FooNet reaches 40.1% (best), outperforming baselines such as BarNet (15.0%) and BazNet (9.8%)."
+    mentions = [mention(text, name, "method") for name in ("FooNet", "BarNet", "BazNet")]
+    assert [(r.text, r.compared_to) for r in results(text, mentions)] == [
+        ("40.1%", "BarNet"),  # the first of those it outperforms
+        ("15.0%", "BarNet"),
+        ("9.8%", "BazNet"),
+    ]
+    text = "FooNet (71.2%) outperforms BarNet."
+    assert (
+        results(text, [mention(text, "FooNet", "method"), mention(text, "BarNet", "method")])[0].compared_to
+        is None
+    )

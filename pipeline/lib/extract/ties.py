@@ -89,6 +89,8 @@ _BEATING_BEFORE = re.compile(
     r"\b(?:outperform|surpass|beat|exceed)(?:s|es|ed)?\s+(?:(?:the|a|an)\s+)?(?P<object>[^;.,()\d\s][^;.,()\d]{0,60}?),"
     r"\s*(?:achieving|reaching|attaining|obtaining|yielding)\s+[^;\d]{0,60}$"
 )
+_OWN_VALUE = re.compile(r"\s*\(\s*$")
+_BEATING_CUE = re.compile(r"\b(?:outperform|surpass|beat|exceed)\w*\b[^;]*$", re.IGNORECASE)
 _LOWER_WORDS = re.compile(r"(?:[a-z][\w-]*\s+)*")
 _SYSTEMS_GAP = re.compile(r"(?:\s|,|\b(?:and|or|such\s+as)\b)*", re.IGNORECASE)
 _THE = re.compile(r"(?:the\s+)?", re.IGNORECASE)
@@ -192,6 +194,10 @@ def beaten_beside(
     """The systems a clause beats beside a score of its own: "reaches 83.5% on A, outperforming B
     by 1.4%", "outperforms B, achieving 100% preference" (B, named whole before any number)."""
     systems = [s for s in systems if s.index >= 0 and not NAME_GOES_ON.match(text, s.end)]
+    own = _OWN_VALUE.search(text, max(clause[0], start - 4), start)
+    beaten = own and next((s for s in reversed(systems) if s.end == own.start()), None)
+    if beaten and _BEATING_CUE.search(text, max(clause[0], beaten.start - 100), beaten.start):
+        return beaten.name  # "outperforming baselines such as A (15.0%) and B (9.8%)": A's own
     after = _BEATING_AFTER.match(text, end, clause[1])
     before = None if after else _BEATING_BEFORE.search(text, max(clause[0], start - 150), start)
     found = after or before
