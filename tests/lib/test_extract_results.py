@@ -533,3 +533,15 @@ def test_a_beaten_system_own_value_in_parentheses_is_compared_with_it():
         results(text, [mention(text, "FooNet", "method"), mention(text, "BarNet", "method")])[0].compared_to
         is None
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "compared"),
+    [
+        ("It costs a 0.05 increase in FID compared to full-precision FooDM-4.", "FooDM-4"),
+        ("It is 2× faster than Foo-Bar on long inputs.", "Foo-Bar"),
+    ],
+)
+def test_a_hyphenated_modifier_before_the_compared_system(text, compared):
+    name = "FooDM-4" if "FooDM" in text else "Foo-Bar"
+    assert results(text, [mention(text, name, "method")])[0].compared_to == compared

@@ -211,7 +211,7 @@ _COMPARED_AFTER = re.compile(
     r"\s+(?:than|over|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|against)"
     # ... or a few words and a word that only compares: "46% GPU memory than A", "97% on new tasks
     # compared to A"
-    r"|(?:\s+[^\W\d][\w@-]*){1,4}?\s+(?:than|compared\s+(?:to|with)|relative\s+to))\s+(?:(?:the|its|their)\s+)?"
+    r"|(?:\s+[^\W\d][\w@-]*){1,4}?\s+(?:than|compared\s+(?:to|with)|relative\s+to))\s+(?:(?:the|its|their)\s+)?(?-i:[a-z]+(?:-[a-z]+)+\s+)?"
     # ... or the other system's own value first: "72% compared to 28% for (default) A".
     r"(?:\d[\d.,]*\s?%?\s+(?:for|of|by|with|from)\s+(?:the\s+)?(?:[a-z]+\s+)?)?",
     re.IGNORECASE,
