@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -238,3 +240,308 @@ def test_a_built_in_metric_beside_a_mentioned_one_and_a_comparative_with_its_mea
         ("30%", "FLOPs", None, "DeiT-B"),
         ("48.1", "AP", "COCO", None),
     ]
+
+
+def test_numbers_listed_together_share_their_metric_unless_alternatives():
+    text = (
+        "It reaches 81.3% and 77.9% balanced accuracy on the two splits. "
+        "It gives a 4x speedup or 2.5x improvement in accuracy."
+    )
+    assert [(r.text, r.metric) for r in results(text)] == [
+        ("81.3%", "balanced accuracy"),
+        ("77.9%", "balanced accuracy"),
+        ("4x", "speedup"),
+        ("2.5x", "accuracy"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It beats the baselines by 3.1% and 0.9% in terms of precision and AUROC, respectively.",
+        "It lowers the MAE and ECE by up to 3.1% and 0.9% over the baselines.",
+    ],
+)
+def test_numbers_listed_with_as_many_metrics_pair_with_them(text):
+    first, second = ("precision", "AUROC") if "AUROC" in text else ("MAE", "ECE")
+    assert [(r.text, r.metric) for r in results(text)] == [("3.1%", first), ("0.9%", second)]
+
+
+def test_numbers_and_metrics_not_paired_without_respectively_after():
+    text = "It beats the baselines by 3.1% and 0.9% in precision and AUROC on both splits."
+    assert [r.metric for r in results(text)] == [None, None]
+
+
+def test_a_verb_of_change_names_the_measure_and_whose_it_is():
+    text = (
+        "Our module improves the macro-F1 of BERT-base and RoBERTa-large by 2.2% and 1.7%, "
+        "respectively. It also raises recall across all domains by up to 9%. "
+        "It lowers the latency of FooNet-v2-s by 12%."
+    )
+    mentions = [
+        mention(text, "BERT-base", "model"),
+        mention(text, "RoBERTa-large", "model"),
+        mention(text, "FooNet-v2", "model"),  # cut short: not the system compared
+        mention(text, "macro-F1", "metric"),
+    ]
+    assert [(r.text, r.metric, r.compared_to) for r in results(text, mentions)] == [
+        ("2.2%", "macro-F1", "BERT-base"),
+        ("1.7%", "macro-F1", "RoBERTa-large"),
+        ("9%", "recall", None),
+        ("12%", "latency", None),
+    ]
+
+
+def test_several_numbers_after_by_share_their_one_system():
+    text = "It improves the accuracy of GPT-4o by 2.2% and 1.7% on the two splits."
+    assert [r.compared_to for r in results(text, [mention(text, "GPT-4o", "model")])] == ["GPT-4o", "GPT-4o"]
+
+
+@pytest.mark.parametrize(
+    ("text", "system"),
+    [
+        ("It outperforms the strongest pruning method, FooPrune, by approximately 1.3%.", "FooPrune"),
+        ("It reaches a 6× higher average solve rate over BarSolver.", "BarSolver"),
+        ("It uses 40% GPU memory than BarSolver.", "BarSolver"),
+        ("It keeps 95% on held-out tasks compared to BarSolver.", "BarSolver"),
+    ],
+)
+def test_compared_system_in_apposition_or_after_a_word_that_only_compares(text, system):
+    (result,) = results(text, [mention(text, system, "method")])
+    assert result.compared_to == system
+
+
+def test_over_after_plain_words_is_no_comparison():
+    text = "It reaches 95% accuracy on the test split over BarSolver runs."
+    (result,) = results(text, [mention(text, "BarSolver", "method")])
+    assert result.compared_to is None
+
+
+def test_a_dataset_right_after_a_comparison_is_compared_and_nowhere_else():
+    text = "It gives a 3% gain over FooSet. It outperforms baselines on BarSet by 2%."
+    mentions = [mention(text, "FooSet", "dataset"), mention(text, "BarSet", "dataset")]
+    assert [(r.text, r.compared_to) for r in results(text, mentions)] == [("3%", "FooSet"), ("2%", None)]
+
+
+@pytest.mark.parametrize(
+    ("text", "compared"),
+    [
+        ("It is 1.5× faster than FooLM Code Agent on our suite.", None),
+        ("It is 1.5× faster than FooLM-v2 on our suite.", "FooLM-v2"),  # named whole, no mention
+        ("It is 1.5× faster than FooLM-based agents on our suite.", "FooLM"),
+        ("It is 1.5× faster than FooLM on our suite.", "FooLM"),
+    ],
+)
+def test_a_system_name_cut_short_is_not_the_one_compared(text, compared):
+    (result,) = results(text, [mention(text, "FooLM", "model")])
+    assert result.compared_to == compared
+
+
+@pytest.mark.parametrize(
+    ("text", "metric"),
+    [
+        ("It needs 7× fewer gradient steps than the teacher.", "gradient steps"),
+        ("It uses 40% less device memory per query.", "device memory"),
+        ("It reaches 3× higher token throughput, and converges.", "token throughput"),
+        ("It is 2× more efficient than the teacher.", None),
+        ("It is 2× less expensive than the teacher.", None),
+        ("It solves 12% more puzzles than the teacher.", None),
+        ("The error is 30% lower than the bound.", None),
+    ],
+)
+def test_a_comparative_names_the_quantity_it_counts(text, metric):
+    (result,) = results(text)
+    assert result.metric == metric
+
+
+@pytest.mark.parametrize(
+    ("text", "compared"),
+    [
+        ("It improves the QPS and recall of FooIndex by 4.2% on average.", "FooIndex"),
+        ("It surpasses FooIndex in terms of recall by 4.2%.", "FooIndex"),
+    ],
+)
+def test_what_a_verb_of_change_measures_comes_before_of(text, compared):
+    mentions = [mention(text, "FooIndex", "method")]
+    if "QPS" in text:
+        mentions.insert(0, mention(text, "QPS", "model"))  # a measure typed as a system
+    (result,) = results(text, mentions)
+    assert result.compared_to == compared
+
+
+@pytest.mark.parametrize(
+    ("text", "compared"),
+    [
+        ("It outperforms Foo-3.1-8B on long contexts by 4.2%.", "Foo-3.1-8B"),
+        ("It boosts Foo-3.1-8B's recall by 4.2%.", "Foo-3.1-8B"),
+        ("It improves Foo-3.1-8B by 4.2%.", "Foo-3.1-8B"),
+        ("It improves the top-1 Foo-3.1-8B accuracy by 4.2%.", None),
+        ("It outperforms baselines on Foo-3.1-8B by 4.2%.", None),
+    ],
+)
+def test_systems_before_by_are_the_object_beaten_or_what_the_measure_is_of(text, compared):
+    (result,) = results(text, [mention(text, "Foo-3.1-8B", "model")])
+    assert result.compared_to == compared
+
+
+def test_one_system_before_by_is_compared_with_the_whole_list():
+    text = (
+        "It surpasses FooNet by 6.1%, 2.4% and 3.0% on AlphaSet, BetaSet and GammaSet, respectively. "
+        "It improves the recall of FooNet and BarNet by 1.4% and 0.6%, respectively. "
+        "It is 7% better than their FooNet counterpart."
+    )
+    mentions = sorted(
+        [mention(text, name, "dataset") for name in ("AlphaSet", "BetaSet", "GammaSet")]
+        + [mention(text, "FooNet", "method")]
+        + [MentionSpan(m.start(), m.end(), "method", "FooNet") for m in re.finditer("FooNet", text)][1:]
+    )
+    assert [(r.text, r.compared_to) for r in results(text, mentions)] == [
+        ("6.1%", "FooNet"),
+        ("2.4%", "FooNet"),
+        ("3.0%", "FooNet"),
+        ("1.4%", "FooNet"),  # BarNet, not known as a system, is the 0.6%'s
+        ("0.6%", None),
+        ("7%", "FooNet"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "It sets a new best on AlphaSet (71.5%) and BetaSet (64.0%).",
+            [("71.5%", "AlphaSet"), ("64.0%", "BetaSet")],
+        ),
+        ("It improves results on the hard benchmark, AlphaSet, by +3 points.", [("+3 points", "AlphaSet")]),
+        (
+            "On AlphaSet, BetaSet, and GammaSet, it beats the baseline by 5.1%, 2.0%, and 3.3%.",
+            [("5.1%", "AlphaSet"), ("2.0%", "BetaSet"), ("3.3%", "GammaSet")],
+        ),
+        ("On AlphaSet and BetaSet, it beats the baseline by 5.1%.", [("5.1%", None)]),
+        ("Trained on AlphaSet, it beats the baseline by 5.1%.", [("5.1%", None)]),
+    ],
+)
+def test_dataset_before_the_number_in_parentheses_by_or_an_opening_list(text, expected):
+    mentions = [
+        mention(text, name, "dataset") for name in ("AlphaSet", "BetaSet", "GammaSet") if name in text
+    ]
+    assert [(r.text, r.dataset) for r in results(text, mentions)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "metric"),
+    [
+        ("It beats the baseline by 4.5% for the success rate.", "success rate"),
+        ("It beats the baseline by 4.5% in terms of the F1-score.", "F1-score"),
+        ("It brings recall increases of 4.5% on both splits.", "recall"),
+        ("It brings a precision boost of 4.5% on both splits.", "precision"),
+    ],
+)
+def test_metric_joined_past_the_for_and_increases_of(text, metric):
+    (result,) = results(text)
+    assert result.metric == metric
+
+
+def test_numbers_in_parallel_share_their_metric_and_the_system_beaten():
+    text = (
+        "It beats FooNet by 10% for retrieval and 4% for captioning. "
+        "It brings recall increases of 11.5% on AlphaSet, 26.1% on BetaSet, and 8.1% on GammaSet. "
+        "It improves FooNet by 1.4% and 0.6% in the two settings, respectively."
+    )
+    foonets = [MentionSpan(m.start(), m.end(), "method", "FooNet") for m in re.finditer("FooNet", text)]
+    found = results(text, foonets)
+    assert [(r.text, r.metric, r.compared_to) for r in found] == [
+        ("10%", None, "FooNet"),
+        ("4%", None, "FooNet"),
+        ("11.5%", "recall", None),
+        ("26.1%", "recall", None),
+        ("8.1%", "recall", None),
+        ("1.4%", None, "FooNet"),
+        ("0.6%", None, None),  # "respectively" pairs the numbers, it does not share
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "compared"),
+    [
+        ("It is 2.5× faster than ZipQV on long inputs.", "ZipQV"),
+        ("It reaches 91% compared to 40% from vanilla KDXNet.", "KDXNet"),
+        ("It outperforms ZipQV by 3.1% on long inputs.", "ZipQV"),
+        ("It outperforms ZipQV Large by 3.1% on long inputs.", None),
+        ("It is 2.5× faster than ZipQV Large on long inputs.", None),
+        ("It is 2.5× faster than LLMs on long inputs.", None),
+        ("It is 2.5× faster than Zipper on long inputs.", None),
+    ],
+)
+def test_a_name_no_mention_found_after_a_comparison(text, compared):
+    assert results(text)[0].compared_to == compared
+
+
+@pytest.mark.parametrize(
+    ("text", "compared"),
+    [
+        ("It improves the recall of ZipQV-s by 3.1% on long inputs.", "ZipQV-s"),
+        ("It improves the recall of the ZipQV retriever by 3.1%.", None),
+    ],
+)
+def test_a_name_no_mention_found_that_the_measure_is_of(text, compared):
+    assert results(text)[0].compared_to == compared
+
+
+@pytest.mark.parametrize(
+    ("text", "compared"),
+    [
+        ("It reaches 81.2% on long inputs, outperforming a similarly sized FooNet by 2.0%.", "FooNet"),
+        ("It clearly outperforms FooNet, achieving 81.2% on long inputs.", "FooNet"),
+        ("It outperforms existing FooNet-based retrievers, achieving 81.2% on long inputs.", None),
+        ("It reaches 81.2% on long inputs, and FooNet reaches 70.0%.", None),
+    ],
+)
+def test_systems_a_clause_beats_beside_a_score_of_its_own(text, compared):
+    assert results(text, [mention(text, "FooNet", "method")])[0].compared_to == compared
+
+
+def test_a_slashed_pair_of_numbers_is_compared_past_its_second():
+    text = "It gains 0.9%/1.2% more than FooNet on both splits."
+    assert results(text, [mention(text, "FooNet", "method")])[0].compared_to == "FooNet"
+
+
+def test_a_verb_of_change_names_the_measure_of_both_ends_from_to():
+    text = "It lowers the error rate on hard queries from 20.4% to 11.9%, and raises recall from 61% → 72%."
+    assert [(r.text, r.metric) for r in results(text)] == [
+        ("20.4% to 11.9%", "error rate"),
+        ("61%", "recall"),
+        ("72%", "recall"),
+    ]
+
+
+def test_compression_is_a_measure_like_speedup():
+    text = "A 7.5× compression keeps the quality of the full cache."
+    assert [(r.text, r.metric) for r in results(text)] == [("7.5×", "compression")]
+
+
+def test_a_beaten_system_own_value_in_parentheses_is_compared_with_it():
+    text = "FooNet reaches 40.1% (best), outperforming baselines such as BarNet (15.0%) and BazNet (9.8%)."
+    mentions = [mention(text, name, "method") for name in ("FooNet", "BarNet", "BazNet")]
+    assert [(r.text, r.compared_to) for r in results(text, mentions)] == [
+        ("40.1%", "BarNet"),  # the first of those it outperforms
+        ("15.0%", "BarNet"),
+        ("9.8%", "BazNet"),
+    ]
+    text = "FooNet (71.2%) outperforms BarNet."
+    assert (
+        results(text, [mention(text, "FooNet", "method"), mention(text, "BarNet", "method")])[0].compared_to
+        is None
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "compared"),
+    [
+        ("It costs a 0.05 increase in FID compared to full-precision FooDM-4.", "FooDM-4"),
+        ("It is 2× faster than Foo-Bar on long inputs.", "Foo-Bar"),
+    ],
+)
+def test_a_hyphenated_modifier_before_the_compared_system(text, compared):
+    name = "FooDM-4" if "FooDM" in text else "Foo-Bar"
+    assert results(text, [mention(text, name, "method")])[0].compared_to == compared

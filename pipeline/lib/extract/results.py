@@ -29,7 +29,27 @@ from itertools import islice
 from typing import NamedTuple
 
 from pipeline.lib.extract.sentences import split_sentences
-from pipeline.lib.extract.ties import NUMBER_LIST_GAP, Cue, Cues, System, beside, tied_datasets, within
+from pipeline.lib.extract.ties import (
+    NAME_GOES_ON,
+    NUMBER_LIST_GAP,
+    SAME_MEASURE_GAP,
+    Cue,
+    Cues,
+    System,
+    beaten_beside,
+    beside,
+    changed_measures,
+    compared_quantity,
+    named_in,
+    number_groups,
+    paired_metrics,
+    paired_systems,
+    parallel,
+    shared_in_groups,
+    tied_datasets,
+    unknown_name,
+    within,
+)
 
 MAX_RESULTS = 200
 MAX_SENTENCE = 2000
@@ -136,7 +156,7 @@ _METRIC_WORDS = (
     r"|top-?\d+"
     r"|precision|recall|f1(?:[- ]scores?)?|f-(?:score|measure)|(?:macro|micro)-?f1"
     r"|(?:success|error|win|pass|hit|solve|resolve|acceptance|compression)\s+rates?|exact\s+match"
-    r"|perplexity|speed-?ups?|latency|memory(?:\s+(?:usage|footprint|consumption))?|throughput"
+    r"|perplexity|speed-?ups?|compression|latency|memory(?:\s+(?:usage|footprint|consumption))?|throughput"
     r"|inference\s+(?:time|speed|cost)|run-?time|training\s+time|wall-?clock\s+time"
     r"|(?:spearman|pearson|kendall)(?:'s)?(?:\s+(?:rank\s+)?correlation)?|correlation"
     r"|dice(?:\s+(?:score|coefficient))?|returns?|rewards?(?!\s+models?)|elo(?:\s+rating)?|human\s+preference"
@@ -153,13 +173,13 @@ _METRIC = re.compile(rf"(?<![\w@-])(?:(?i:{_METRIC_WORDS})|{_METRIC_ACRONYMS})(?
 # What may separate a metric from its number: "F1 of 78.3", "FID to 2.1", "BLEU 34.1", "accuracy by 3".
 _GAP_BEFORE = re.compile(
     r"(?:\s*(?:of|:|=|≈|~|is|was|are|were|reach(?:es|ed|ing)?|to|at|by|around|about|approximately|nearly"
-    r"|over|above|up|as|high|low|only|just|scores?|values?|rates?|improvements?|gains?|\(|@\d+))*\s*",
+    r"|over|above|up|as|high|low|only|just|scores?|values?|rates?|improvements?|gains?|increases?|enhancements?|boosts?|\(|@\d+))*\s*",
     re.IGNORECASE,
 )
 # ... and a number from its metric: "0.87 AUC", "0.15 in rFID", "3.1 higher F1".
 _GAP_AFTER = re.compile(
     r"(?:\s*(?:in|on|of|higher|lower|better|more|less|fewer|improvements?|gains?|increases?|reductions?|drops?"
-    r"|absolute|relative|average|overall|terms))*\s*",
+    r"|absolute|relative|average|overall|terms|the|for))*\s*",
     re.IGNORECASE,
 )
 _MAX_GAP = 30
@@ -185,20 +205,33 @@ _MAX_PHRASE = 80
 _COMPARED_TYPES = frozenset({"method", "model"})
 # A change and the systems after it: "2.1× faster than A", "3% over A", "+5 points relative to A"
 _COMPARED_AFTER = re.compile(
-    rf"(?:\s+(?:{_COMPARATIVE}|accuracy|points?|absolute|relative|average|on\s+average)){{0,3}}"
-    # a comparative and what it compares: "30% fewer FLOPs than A"
-    rf"(?:\s+(?:{_COMPARATIVE})(?:\s+[\w@.-]+){{1,2}}?)?"
-    r"\s+(?:than|over|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|against)\s+(?:the\s+)?"
+    rf"(?:/[\d.]+\s?%?)?(?:(?:\s+(?:{_COMPARATIVE}|accuracy|points?|absolute|relative|average|on\s+average)){{0,3}}"
+    # a comparative and what it compares: "30% fewer FLOPs than A", "8× better pass rate over A"
+    rf"(?:\s+(?:{_COMPARATIVE})(?:\s+[\w@.-]+){{1,4}}?)?"
+    r"\s+(?:than|over|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|against)"
+    # ... or a few words and a word that only compares: "46% GPU memory than A", "97% on new tasks
+    # compared to A"
+    r"|(?:\s+[^\W\d][\w@-]*){1,4}?\s+(?:than|compared\s+(?:to|with)|relative\s+to))\s+(?:(?:the|its|their)\s+)?(?-i:[a-z]+(?:-[a-z]+)+\s+)?"
     # ... or the other system's own value first: "72% compared to 28% for (default) A".
     r"(?:\d[\d.,]*\s?%?\s+(?:for|of|by|with|from)\s+(?:the\s+)?(?:[a-z]+\s+)?)?",
     re.IGNORECASE,
 )
+_NAME_TEXT = r"(?:[^\d,;.()]|(?<=[A-Za-z-])\d+(?:\.\d+)*)"
 # A verb of comparison, the systems, then "by" and the number: "outperforms A and B by 5%".
 _COMPARED_BEFORE = re.compile(
-    r"\b(?:outperform|surpass|beat|exceed|improv|boost|outpac)\w*(?:\s+(?:up)?on|\s+over)?\s+(?:the\s+)?"
-    r"(?P<systems>[^\d,;.()]{2,60}?)\s+by\s+(?:up\s+to\s+|about\s+|around\s+|nearly\s+|over\s+)?[+]?$",
+    r"\b(?:(?P<beats>outperform|surpass|beat|exceed|outpac)|improv|boost)\w*(?:\s+(?:up)?on|\s+over)?\s+"
+    r"(?:the\s+)?"
+    # "outperforms the strongest baseline, A, by 3%": the name in apposition; digits only inside a
+    # name ("Llama-3.1-8B"), never a number of its own
+    rf"(?:{_NAME_TEXT}{{2,60}}?,\s*)?(?P<systems>{_NAME_TEXT}{{2,60}}?),?\s+by\s+"
+    r"(?:(?:up\s+to|about|around|nearly|over|approximately|roughly|almost|a\s+relative)\s+)?[+]?$",
     re.IGNORECASE,
 )
+_MEASURE_OF = re.compile(r"\s(?<!terms\s)of\s")
+# Where the systems beaten end: "outperforms A on B by 3%", "surpasses A in terms of speed by 52×".
+_OBJECT_END = re.compile(r"\s(?:on|in|across|for|at|under|with|when|while)\s")
+# Nothing but systems: "improves A and B by 3%" (not "improves the ImageNet accuracy by 3%").
+_ONLY_SYSTEMS = re.compile(r"(?:\s|,|\b(?:and|both|the)\b)*", re.IGNORECASE)
 # A clause that opens on what it compares with: "Compared to the SOTA method, IFC, it ...".
 _COMPARED_OPENING = re.compile(
     r"\s*(?:[Cc]ompared|[Rr]elative)\s+(?:to|with)\s+(?P<systems>[^\d,;.()]{2,60}?)(?:,\s*[^\d,;.()]{2,30})?,"
@@ -228,18 +261,23 @@ def find_results(text: str, mentions: Sequence[MentionSpan] = (), limit: int | N
         for k, m in enumerate(mentions)
         if m.entity_type in _COMPARED_TYPES
     )
+    # A dataset right after a word of comparison is a system typed as a dataset ("2% over A"):
+    # index -1 marks it, only ever taken there.
+    rivals = sorted(systems + [System(c.start, -1, c.end, c.name) for c in dataset_mentions])
     compared_in: dict[tuple[int, int], list[System]] = {}
     # What a sentence gives its results, worked out once per sentence: a text of many results and
     # no full stop would otherwise copy and search the whole of it for each one. A sentence over
     # MAX_SENTENCE is not kept: each of its results stores its own excerpt.
     in_sentence: dict[tuple[int, int], tuple[str | None, Cues, Cues]] = {}
-    datasets_tied = tied_datasets(text, found, Cues(dataset_mentions), sentence_starts)
+    groups = number_groups(text, found)
+    datasets_tied = tied_datasets(text, found, Cues(dataset_mentions), sentence_starts, groups)
     results = []
+    metrics_of = []
     for start, end, value, unit in found:
         sentence_start, sentence_end = sentences[max(0, bisect.bisect_right(sentence_starts, start) - 1)]
         clause = _clause(semicolons, start, end, sentence_start, sentence_end)
         if clause not in compared_in:
-            compared_in[clause] = within(systems, *clause)
+            compared_in[clause] = within(rivals, *clause)
         if (sentence_start, sentence_end) not in in_sentence:
             in_sentence[sentence_start, sentence_end] = (
                 text[sentence_start:sentence_end] if sentence_end - sentence_start <= MAX_SENTENCE else None,
@@ -254,6 +292,7 @@ def find_results(text: str, mentions: Sequence[MentionSpan] = (), limit: int | N
                 ),
             )
         sentence, _, metrics = in_sentence[sentence_start, sentence_end]
+        metrics_of.append(metrics)
         if sentence is None:
             sentence = _excerpt(text, sentence_start, sentence_end, start, end)
         results.append(
@@ -261,15 +300,33 @@ def find_results(text: str, mentions: Sequence[MentionSpan] = (), limit: int | N
                 text=text[start:end],
                 value=value,
                 unit=unit,
-                metric=_joined_cue(text, metrics, start, end),
+                metric=_joined_cue(text, metrics, start, end) or compared_quantity(text, end, unit),
                 dataset=datasets_tied[len(results)],
-                compared_to=_compared(text, compared_in[clause], clause[0], start, end, unit),
+                compared_to=_compared(text, compared_in[clause], clause[0], start, end, unit)
+                or beaten_beside(text, compared_in[clause], clause, start, end),
                 start=start,
                 end=end,
                 sentence=sentence,
             )
         )
-    return results
+    # Numbers listed together share what one of them is tied to, or pair with a list of metrics.
+    shared = shared_in_groups([r.metric for r in results], number_groups(text, found, SAME_MEASURE_GAP))
+    metrics = paired_metrics(text, found, groups, metrics_of, shared)
+    changed = changed_measures(text, found, groups, metrics_of, systems, sentence_starts)
+    compared = paired_systems(
+        text,
+        found,
+        [c[1] or r.compared_to for r, c in zip(results, changed, strict=True)],
+        groups,
+        datasets_tied,
+    )
+    metrics, compared = parallel(
+        text, found, [m or c[0] for m, c in zip(metrics, changed, strict=True)], compared
+    )
+    return [
+        result._replace(metric=metric, compared_to=against)
+        for result, metric, against in zip(results, metrics, compared, strict=True)
+    ]
 
 
 def _first_results(
@@ -486,23 +543,45 @@ def _compared(
     after it ("2.1× faster than A", "+3% over A and B"), before it by a verb of comparison
     ("outperforms A by 5%"), or by the clause's opening ("Compared to A, it is 4× faster"). A
     plain value ("A reaches 72%") is compared with nothing. A metric typed as a system (`MAE`)
-    is not one."""
-    systems = [system for system in systems if not _METRIC.fullmatch(system.name)]
-    if not systems:
-        return None
+    is not one; a dataset (index -1) is one only right after the change."""
+    rivals = [s for s in systems if not _METRIC.fullmatch(s.name) and not NAME_GOES_ON.match(text, s.end)]
+    systems = [system for system in rivals if system.index >= 0]
     names = []
     after = _COMPARED_AFTER.match(text, end)
-    first = after and next((s for s in systems if s.start == after.end()), None)
+    first = after and next((s for s in rivals if s.start == after.end()), None)
     if first:
-        names = [first.name, *_listed_after(text, systems, first)]
+        names = [first.name, *_listed_after(text, rivals, first)]
+    elif after and (name := unknown_name(text, after.end())):
+        names = [name]
     elif unit is not None:
         before = _COMPARED_BEFORE.search(text, max(0, start - _MAX_PHRASE), start)
         opening = _COMPARED_OPENING.match(text, clause_start)
         if before:
-            names = [s.name for s in within(systems, before.start("systems"), before.end("systems"))]
+            # "improves the NDS of A by 3%": what is measured comes before "of", the system after it
+            names = _systems_before(text, systems, before)
         elif opening and (unit == "×" or text[start] == "+" or _COMPARATIVE_AFTER.match(text, end)):
             names = [s.name for s in within(systems, opening.start("systems"), opening.end())]
     return ", ".join(dict.fromkeys(names)) or None
+
+
+def _systems_before(text: str, systems: list[System], before: re.Match) -> list[str]:
+    """The systems a verb of comparison names before "by": the object of "outperforms" up to its
+    first preposition; for "improves", the systems the measure is "of" or that own it ("A's"), or
+    an object that is nothing but systems ("improves A by 3%", not "improves the top-1 A accuracy by 3%")."""
+    start, end = before.span("systems")
+    of = max((m.end() for m in _MEASURE_OF.finditer(text, start, end)), default=-1)
+    if before["beats"] or of >= 0:
+        start = start if before["beats"] else of
+        cut = _OBJECT_END.search(text, start, end)
+        return named_in(
+            text, within(systems, start, cut.start() if cut else end), start, cut.start() if cut else end
+        )
+    named = within(systems, start, end)
+    owners = [s.name for s in named if text.startswith(("'s ", "’s "), s.end)]  # "improves A's F1 by"
+    if owners:
+        return owners
+    gaps = zip([start] + [s.end for s in named], [s.start for s in named] + [end], strict=True)
+    return [s.name for s in named] if all(_ONLY_SYSTEMS.fullmatch(text, a, b) for a, b in gaps) else []
 
 
 def _listed_after(text: str, systems: list[System], first: System) -> list[str]:
