@@ -72,7 +72,7 @@ def load(path: Path) -> pl.DataFrame:
 
 
 def jaccard(texts: pl.Series, left: np.ndarray, right: np.ndarray) -> np.ndarray:
-    return _verified_jaccard(texts, np.arange(len(texts)), left, right, SHINGLE_SIZE)
+    return _verified_jaccard(texts.gather, np.arange(len(texts)), left, right, SHINGLE_SIZE)
 
 
 def same_title_pairs(frame: pl.DataFrame, long: bool = True) -> pl.DataFrame:

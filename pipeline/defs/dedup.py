@@ -9,11 +9,14 @@ from pipeline.defs.metadata import frame_metadata
 from pipeline.defs.resources import LAZY, PATHS, WarehousePaths
 from pipeline.lib.assemble import (
     MATCH_COLUMNS,
+    MATCH_KEYS,
     canonical_papers,
     documents_table,
     file_signatures,
     fused_fields,
+    in_file_order,
     match_documents,
+    texts_by_row,
 )
 from pipeline.lib.dedup import summarise
 from pipeline.lib.filemap import SIGNATURES_PART, current_files
@@ -61,18 +64,23 @@ def deduplicate_documents(
     The texts were signed by each file's map: only a file without its signatures is signed here.
     """
     started = time.perf_counter()
-    occurrences = raw_documents.select(MATCH_COLUMNS).collect()
+    # Without the clean texts: dedup reads those of the pairs it verifies only, by row, which needs
+    # the occurrences staged in file order (as collect stages them).
+    occurrences = raw_documents.select(MATCH_KEYS).collect()
+    texts_of = texts_by_row(raw_documents) if in_file_order(occurrences) else None
+    if texts_of is None:
+        occurrences = raw_documents.select(MATCH_COLUMNS).collect()
     # Only a file's current parts: signatures of other bytes or older code are signed again here.
     current = current_files(seed_file, load_mappings(paths.seeds()))
     staged = {
         file_name(key): parts[SIGNATURES_PART] for key, parts in current.items() if SIGNATURES_PART in parts
     }
-    signatures, signed = file_signatures(occurrences, staged)
+    signatures, signed = file_signatures(occurrences, staged, texts_of)
     context.log.info(
         f"read the signatures of {len(staged)} files in {time.perf_counter() - started:.1f}s; "
         f"signed {len(signed)} files' texts here"
     )
-    matches = match_documents(occurrences, signatures)
+    matches = match_documents(occurrences, signatures, texts_of)
     del occurrences, signatures
     elapsed = time.perf_counter() - started
     context.log.info(

@@ -7,11 +7,18 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 
 from pipeline.lib import clean, inputs, parse
 from pipeline.lib.clean import clean_abstract, normalise_whitespace
-from pipeline.lib.dedup import Signatures, deduplicate, sign_texts
+from pipeline.lib.dedup import (
+    Signatures,
+    TextSource,
+    deduplicate,
+    deduplicate_signed,
+    sign_texts,
+)
 from pipeline.lib.extract import text_keys
 from pipeline.lib.fusion import FUSED_FIELDS, LIST_FIELDS, fuse_papers
 from pipeline.lib.inputs import ParsedSeeds, read_file
@@ -66,28 +73,65 @@ def prepare_file(job: PrepareJob | Path) -> ParsedSeeds:
 # The columns of the occurrences that deduplication and merging read: not the raw texts, which
 # only the tables it writes carry (joined in by `documents_table` and `canonical_papers`).
 MATCH_COLUMNS = ("document_id", "source_file", "ordinal", "abstract_clean", "title", *STRONG_IDS)
+# The same without the clean texts, which signed occurrences in file order need only for the
+# candidate pairs dedup verifies (`texts_by_row`): at a million abstracts they are gigabytes.
+MATCH_KEYS = tuple(column for column in MATCH_COLUMNS if column != "abstract_clean")
+
+
+def in_file_order(occurrences: pl.DataFrame) -> bool:
+    keys = occurrences.select("source_file", "ordinal")
+    return keys.equals(keys.sort(keys.columns))
 
 
 def _file_ordered(occurrences: pl.DataFrame) -> pl.DataFrame:
     # Collected files arrive in this order already; sorting would copy every text for nothing.
-    keys = occurrences.select("source_file", "ordinal")
-    return occurrences if keys.equals(keys.sort(keys.columns)) else occurrences.sort(keys.columns)
+    return occurrences if in_file_order(occurrences) else occurrences.sort("source_file", "ordinal")
 
 
-def match_documents(occurrences: pl.DataFrame, signatures: Signatures | None = None) -> pl.DataFrame:
+def texts_by_row(occurrences: pl.LazyFrame) -> TextSource:
+    """The clean texts of given rows of the occurrences, read from them when asked for: only the
+    rows asked for are kept, the rest of the column is streamed past."""
+
+    def texts_of(rows: np.ndarray) -> pl.Series:
+        wanted = pl.Series("row", rows, dtype=pl.Int64)
+        found = (
+            occurrences.select("abstract_clean")
+            .with_row_index("row")
+            .filter(pl.col("row").cast(pl.Int64).is_in(wanted.implode()))
+            .collect(engine="streaming")
+        )
+        order = wanted.to_frame().with_row_index("at")
+        joined = order.join(found.with_columns(pl.col("row").cast(pl.Int64)), on="row", how="left")
+        return joined.sort("at").get_column("abstract_clean")
+
+    return texts_of
+
+
+def match_documents(
+    occurrences: pl.DataFrame, signatures: Signatures | None = None, texts_of: TextSource | None = None
+) -> pl.DataFrame:
     """The paper of every occurrence (columns MATCH_COLUMNS), in file order: document_id,
     source_file, ordinal, paper_id, match and similarity. Abstracts are matched by dedup, then
     shared ids and titles merge across sources (`merge.merge_occurrences`). `signatures` (from
-    `file_signatures`) are those of the occurrences in file order."""
-    ordered = _file_ordered(occurrences)
+    `file_signatures`) are those of the occurrences in file order. Occurrences of MATCH_KEYS only
+    come in file order with their signatures and `texts_of` (their texts by row)."""
+    if "abstract_clean" in occurrences.columns:
+        ordered = _file_ordered(occurrences)
+        texts = ordered.select("document_id", pl.col("abstract_clean").alias("clean_text"))
+        text_matches = deduplicate(texts, signatures=signatures)
+        texts_of = None
+    elif signatures is None or texts_of is None or not in_file_order(occurrences):
+        raise ValueError("occurrences without their texts need signatures and texts, in file order")
+    else:
+        ordered = occurrences
+        ids = ordered.get_column("document_id")
+        text_matches = deduplicate_signed(ids, signatures, texts_of)
     # Occurrences that say nothing of titles and ids (abstracts alone) match by their text.
     ordered = ordered.with_columns(
         pl.lit(None, pl.String).alias(name) for name in ("title", *STRONG_IDS) if name not in ordered.columns
     )
-    texts = ordered.select("document_id", pl.col("abstract_clean").alias("clean_text"))
-    text_matches = deduplicate(texts, signatures=signatures)
     matches = merge_occurrences(
-        ordered, text_matches.select("document_id", "paper_id", "match", "similarity")
+        ordered, text_matches.select("document_id", "paper_id", "match", "similarity"), texts_of=texts_of
     )
     # One row per input row, in input order (merge's contract): columns side by side, no join.
     return ordered.select("document_id", "source_file", "ordinal").with_columns(
@@ -95,12 +139,20 @@ def match_documents(occurrences: pl.DataFrame, signatures: Signatures | None = N
     )
 
 
-def file_signatures(occurrences: pl.DataFrame, staged: Mapping[str, Path]) -> tuple[Signatures, list[str]]:
-    """The dedup signatures of the occurrences (columns MATCH_COLUMNS) in file order, and the files
-    whose texts were signed here: those without a part in `staged` (source file to the signatures
-    its map wrote, in the order of its documents' ordinals) or with one that is not of their texts."""
-    ordered = _file_ordered(occurrences)
-    texts = ordered.get_column("abstract_clean")
+def file_signatures(
+    occurrences: pl.DataFrame, staged: Mapping[str, Path], texts_of: TextSource | None = None
+) -> tuple[Signatures, list[str]]:
+    """The dedup signatures of the occurrences (columns MATCH_COLUMNS, or MATCH_KEYS in file order
+    with `texts_of`) in file order, and the files whose texts were signed here: those without a
+    part in `staged` (source file to the signatures its map wrote, in the order of its documents'
+    ordinals) or with one that is not of their texts."""
+    if "abstract_clean" in occurrences.columns:
+        ordered = _file_ordered(occurrences)
+        texts_of = ordered.get_column("abstract_clean").gather
+    elif texts_of is None or not in_file_order(occurrences):
+        raise ValueError("occurrences without their texts need their texts by row, in file order")
+    else:
+        ordered = occurrences
     signatures = Signatures.empty(ordered.height)
     signed = []
     start = 0
@@ -108,7 +160,7 @@ def file_signatures(occurrences: pl.DataFrame, staged: Mapping[str, Path]) -> tu
         path = staged.get(name)
         part = Signatures.read(path) if path is not None else None
         if part is None or len(part) != length:
-            part = sign_texts(texts.slice(start, length))
+            part = sign_texts(texts_of(np.arange(start, start + length)))
             signed.append(name)
         signatures.put(start, part)
         start += length

@@ -270,17 +270,33 @@ def deduplicate(
     similarity of word shingles with the canonical occurrence for near). `signatures`, when given,
     are those `sign_texts` gives for the texts with the same shingle size and permutations.
     """
-    if not 0.0 < threshold <= 1.0:
-        raise ValueError(f"threshold must be in (0, 1], got {threshold}")
-    if num_perm < BAND_ROWS or shingle_size < 1:
-        raise ValueError(f"need num_perm >= {BAND_ROWS} and shingle_size >= 1")
+    _check_parameters(threshold, num_perm, shingle_size)
     texts = docs.get_column("clean_text")
     if texts.null_count():
         texts = texts.fill_null("")
     if signatures is None:
         signatures = sign_texts(texts, shingle_size, num_perm)
-    elif len(signatures) != len(texts):
-        raise ValueError(f"{len(signatures)} signatures for {len(texts)} texts")
+    ids = docs.get_column("document_id")
+    return deduplicate_signed(ids, signatures, texts.gather, threshold=threshold, shingle_size=shingle_size)
+
+
+# Texts by row: the texts of the given rows, in the order given (a Series of one text per row).
+TextSource = Callable[[np.ndarray], pl.Series]
+
+
+def deduplicate_signed(
+    ids: pl.Series,
+    signatures: Signatures,
+    texts_of: TextSource,
+    *,
+    threshold: float = THRESHOLD,
+    shingle_size: int = SHINGLE_SIZE,
+) -> pl.DataFrame:
+    """`deduplicate` of texts already signed, which asks `texts_of` for the texts of the candidate
+    pairs it verifies only: at a million texts the others need not be in memory."""
+    _check_parameters(threshold, signatures.sketches.shape[1], shingle_size)
+    if len(signatures) != len(ids):
+        raise ValueError(f"{len(signatures)} signatures for {len(ids)} texts")
     digests, band_keys = signatures.digests, signatures.band_keys
     sketches, has_shingles = signatures.sketches, signatures.has_shingles
 
@@ -301,7 +317,7 @@ def deduplicate(
     left, right = _candidate_pairs(band_keys, near_rows)
     plausible = _estimated_jaccard(sketches, near_rows[left], near_rows[right]) >= threshold - ESTIMATE_MARGIN
     left, right = left[plausible], right[plausible]
-    similarity = _verified_jaccard(texts, near_rows, left, right, shingle_size)
+    similarity = _verified_jaccard(texts_of, near_rows, left, right, shingle_size)
     keep = similarity >= threshold
     target, target_similarity = _assign_to_canonical(
         len(near_rows), left[keep], right[keep], similarity[keep]
@@ -317,12 +333,11 @@ def deduplicate(
     is_near = canonical_row != representative
     match = np.where(is_near, "near", np.where(is_rep, "first", "exact"))
     paper_digests = digests[canonical_row]
-    document_ids = docs.get_column("document_id")
     return pl.DataFrame(
         {
-            "document_id": document_ids,
+            "document_id": ids,
             "paper_id": _paper_ids(paper_digests),
-            "canonical_document_id": document_ids.gather(canonical_row),
+            "canonical_document_id": ids.gather(canonical_row),
             "match": match,
             "similarity": similarity_of_rep[representative],
         },
@@ -334,6 +349,13 @@ def deduplicate(
             "similarity": pl.Float64,
         },
     )
+
+
+def _check_parameters(threshold: float, num_perm: int, shingle_size: int) -> None:
+    if not 0.0 < threshold <= 1.0:
+        raise ValueError(f"threshold must be in (0, 1], got {threshold}")
+    if num_perm < BAND_ROWS or shingle_size < 1:
+        raise ValueError(f"need num_perm >= {BAND_ROWS} and shingle_size >= 1")
 
 
 # --- per-chunk analysis: normalise, digest, tokenise, shingle, sign ------------------------------
@@ -756,15 +778,13 @@ def _estimated_jaccard(sketches: np.ndarray, left: np.ndarray, right: np.ndarray
     return (agreeing / sketches.shape[1] - chance) / (1 - chance)
 
 
-def _shingle_fingerprints(
-    texts: pl.Series, rows: np.ndarray, shingle_size: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct shingles of each given row as sorted 32-bit fingerprints, concatenated, and each
-    row's offsets into them. Texts are re-tokenised a chunk at a time, so memory stays bounded."""
+def _shingle_fingerprints(texts: pl.Series, shingle_size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct shingles of each text as sorted 32-bit fingerprints, concatenated, and each
+    text's offsets into them. Texts are re-tokenised a chunk at a time, so memory stays bounded."""
 
     def fingerprints(bounds: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
         start, stop = bounds
-        shingles, shingle_text = _shingles(_tokenise(texts.gather(rows[start:stop])), shingle_size)
+        shingles, shingle_text = _shingles(_tokenise(texts.slice(start, stop - start)), shingle_size)
         keyed = np.sort((shingle_text.astype(_U64) << _U64(32)) | (shingles >> _U64(32)))
         distinct = np.ones(len(keyed), bool)
         distinct[1:] = keyed[1:] != keyed[:-1]
@@ -772,22 +792,25 @@ def _shingle_fingerprints(
         counts = np.bincount((keyed >> _U64(32)).astype(np.int64), minlength=stop - start)
         return keyed.astype(np.uint32), counts
 
-    lengths = texts.str.len_bytes().gather(rows).to_numpy()
-    parts = _map_in_threads(fingerprints, _chunk_bounds(lengths, _CHUNK_BYTES))
+    parts = _map_in_threads(fingerprints, _chunk_bounds(texts.str.len_bytes().to_numpy(), _CHUNK_BYTES))
     values = np.concatenate([part[0] for part in parts])
-    offsets = np.zeros(len(rows) + 1, np.int64)
+    offsets = np.zeros(len(texts) + 1, np.int64)
     np.cumsum(np.concatenate([part[1] for part in parts]), out=offsets[1:])
     return values, offsets
 
 
 def _verified_jaccard(
-    texts: pl.Series, rows: np.ndarray, left: np.ndarray, right: np.ndarray, shingle_size: int
+    texts_of: TextSource, rows: np.ndarray, left: np.ndarray, right: np.ndarray, shingle_size: int
 ) -> np.ndarray:
-    """Jaccard similarity of the shingle sets of rows[left[i]] and rows[right[i]]."""
+    """Jaccard similarity of the shingle sets of the texts of rows[left[i]] and rows[right[i]]."""
     if len(left) == 0:
         return np.empty(0)
     involved, inverse = np.unique(np.concatenate((left, right)), return_inverse=True)
-    values, offsets = _shingle_fingerprints(texts, rows[involved], shingle_size)
+    texts = texts_of(rows[involved])
+    if texts.null_count():
+        texts = texts.fill_null("")
+    values, offsets = _shingle_fingerprints(texts, shingle_size)
+    del texts
     sizes = np.diff(offsets)
     left_local, right_local = inverse[: len(left)], inverse[len(left) :]
     pair_sizes = sizes[left_local] + sizes[right_local]

@@ -217,6 +217,9 @@ def missing_texts(papers: pl.DataFrame, held: pl.DataFrame, texts: pl.LazyFrame)
     """TEXT_KEY and abstract_clean of the papers' texts (papers: paper_id, TEXT_KEY) no file holds;
     `texts` (paper_id, abstract_clean) is read for those papers only."""
     missing = papers.join(held, on=TEXT_KEY, how="anti").unique(TEXT_KEY, keep="first", maintain_order=True)
+    if missing.is_empty():
+        # Every text held (the usual build): the texts, gigabytes at scale, are not scanned at all.
+        return pl.DataFrame(schema={TEXT_KEY: papers.schema[TEXT_KEY], "abstract_clean": pl.String})
     return (
         texts.join(missing.lazy(), on="paper_id", how="inner", maintain_order="right")
         .select(TEXT_KEY, "abstract_clean")

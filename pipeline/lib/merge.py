@@ -85,7 +85,7 @@ import hashlib
 import numpy as np
 import polars as pl
 
-from pipeline.lib.dedup import SHINGLE_SIZE, _verified_jaccard, normalise_for_hash
+from pipeline.lib.dedup import SHINGLE_SIZE, TextSource, _verified_jaccard, normalise_for_hash
 from pipeline.lib.schema import STRONG_IDS
 
 TITLE_THRESHOLD = 0.2
@@ -111,7 +111,11 @@ def normalise_title(titles: pl.Expr) -> pl.Expr:
 
 
 def merge_occurrences(
-    occurrences: pl.DataFrame, text_matches: pl.DataFrame, *, title_threshold: float = TITLE_THRESHOLD
+    occurrences: pl.DataFrame,
+    text_matches: pl.DataFrame,
+    *,
+    texts_of: TextSource | None = None,
+    title_threshold: float = TITLE_THRESHOLD,
 ) -> pl.DataFrame:
     """The paper of every occurrence after ids, text and titles: one row per input row, in order.
 
@@ -121,6 +125,8 @@ def merge_occurrences(
     similarity. Output columns: document_id, paper_id, canonical_document_id, match ('first',
     'id', 'exact', 'near' or 'title') and similarity (1.0 for first and exact; the bigram Jaccard
     similarity with the canonical occurrence otherwise). The rules are in the module docstring.
+    Occurrences without `abstract_clean` come with `texts_of`, their texts by row: only those of
+    rows merged by ids or titles are read.
     """
     if not 0.0 < title_threshold <= 1.0:
         raise ValueError(f"title_threshold must be in (0, 1], got {title_threshold}")
@@ -128,7 +134,12 @@ def merge_occurrences(
     if not text_matches.get_column("document_id").equals(document_ids):
         raise ValueError("text_matches must have one row per occurrence, in the same order")
     n_rows = occurrences.height
-    texts = occurrences.get_column("abstract_clean").cast(pl.String).fill_null("")
+    if texts_of is None:
+        texts_of = occurrences.get_column("abstract_clean").cast(pl.String).gather
+
+    def texts_at(rows: np.ndarray) -> list[str]:
+        return texts_of(rows.astype(np.int64)).fill_null("").to_list()
+
     # dedup's canonical occurrence is the first row of its group in the order it was given.
     text_group = (
         text_matches.select("paper_id")
@@ -149,7 +160,7 @@ def merge_occurrences(
     unit = _split_vetoed_text_groups(text_group, ids)
     group = _join_by_ids(unit, ids)
     titles = occurrences.select(normalise_title(pl.col("title").cast(pl.String))).to_series()
-    paper = _join_by_titles(group, titles, texts, ids, title_threshold)
+    paper = _join_by_titles(group, titles, texts_of, ids, title_threshold)
 
     # A paper's label is the row of its earliest canonical occurrence (steps 1 to 3 keep it so).
     canonical = paper
@@ -159,7 +170,8 @@ def merge_occurrences(
     if len(split_first):
         ids_of = _ids_by_row(ids.filter(pl.col("row").is_in(split_first.tolist())))
         paper_ids[split_first] = [
-            _split_paper_id(texts[int(row)], ids_of.get(int(row), {})) for row in split_first
+            _split_paper_id(text, ids_of.get(int(row), {}))
+            for row, text in zip(split_first, texts_at(split_first), strict=True)
         ]
 
     match = text_matches.get_column("match").to_numpy().astype(object)
@@ -171,15 +183,10 @@ def merge_occurrences(
     match[by_id] = "id"
     match[by_title] = "title"
     rescored = np.flatnonzero(by_id | by_title | in_split)
-    similarity[rescored] = _verified_jaccard(texts, rows, canonical[rescored], rescored, SHINGLE_SIZE)
+    similarity[rescored] = _verified_jaccard(texts_of, rows, canonical[rescored], rescored, SHINGLE_SIZE)
     split_rows = np.flatnonzero(in_split)
-    same_text = np.array(
-        [
-            normalise_for_hash(texts[int(r)]) == normalise_for_hash(texts[int(canonical[r])])
-            for r in split_rows
-        ],
-        dtype=bool,
-    )
+    pairs = zip(texts_at(split_rows), texts_at(canonical[split_rows]), strict=True)
+    same_text = np.array([normalise_for_hash(a) == normalise_for_hash(b) for a, b in pairs], dtype=bool)
     match[split_rows] = np.where(same_text, "exact", "near")
     similarity[split_rows[same_text]] = 1.0
     match[is_first] = "first"
@@ -307,7 +314,7 @@ def _join_by_ids(unit: np.ndarray, ids: pl.DataFrame) -> np.ndarray:
 
 
 def _join_by_titles(
-    group: np.ndarray, titles: pl.Series, texts: pl.Series, ids: pl.DataFrame, threshold: float
+    group: np.ndarray, titles: pl.Series, texts_of: TextSource, ids: pl.DataFrame, threshold: float
 ) -> np.ndarray:
     """Step 3: the paper of every row, labelled by the row of its earliest canonical occurrence."""
     n_rows = len(group)
@@ -327,7 +334,7 @@ def _join_by_titles(
         return group.copy()
     earlier = pairs.get_column("group").to_numpy()
     later = pairs.get_column("group_later").to_numpy()
-    similarity = _verified_jaccard(texts, np.arange(n_rows), earlier, later, SHINGLE_SIZE)
+    similarity = _verified_jaccard(texts_of, np.arange(n_rows), earlier, later, SHINGLE_SIZE)
     keep = similarity >= threshold
     earlier, later, similarity = earlier[keep], later[keep], similarity[keep]
     involved = np.unique(np.concatenate((earlier, later))).tolist()

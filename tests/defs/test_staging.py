@@ -2,6 +2,7 @@
 
 import dagster as dg
 import polars as pl
+import pyarrow.parquet as pq
 import pytest
 
 from pipeline.defs.resources import (
@@ -9,6 +10,7 @@ from pipeline.defs.resources import (
     KEEP_LINKED_VERSIONS,
     LAZY,
     PATHS,
+    STAGED_ROW_GROUP_ROWS,
     LinkedParts,
     StagedFrameIOManager,
     WarehousePaths,
@@ -82,6 +84,20 @@ def test_lazy_frames_are_read_from_and_streamed_to_the_staged_files(tmp_path):
     assert dg.materialize([wide, lazy_reader], resources=_resources(tmp_path)).success
     written = pl.read_parquet(tmp_path / ".staging" / "lazy_reader.parquet")
     assert written.to_dict(as_series=False) == {"abstract_clean": ["x", "y"], "paper_id": ["p1", "p2"]}
+
+
+@dg.asset
+def many_rows() -> pl.LazyFrame:
+    return pl.LazyFrame({"row": range(STAGED_ROW_GROUP_ROWS * 2 + 5)})
+
+
+def test_staged_tables_are_written_in_bounded_row_groups(tmp_path):
+    """A sink holds one row group at a time: the staged file of a long table has many."""
+    assert dg.materialize([many_rows], resources=_resources(tmp_path)).success
+    metadata = pq.ParquetFile(tmp_path / ".staging" / "many_rows.parquet").metadata
+    sizes = [metadata.row_group(i).num_rows for i in range(metadata.num_row_groups)]
+    assert sum(sizes) == STAGED_ROW_GROUP_ROWS * 2 + 5
+    assert len(sizes) >= 3 and max(sizes) <= STAGED_ROW_GROUP_ROWS
 
 
 @dg.asset(ins={"staged_by_the_step": dg.AssetIn(metadata={PATHS: True})})

@@ -12,11 +12,13 @@ from hypothesis import strategies as st
 
 from pipeline.lib.assemble import (
     MATCH_COLUMNS,
+    MATCH_KEYS,
     canonical_papers,
     documents_table,
     file_signatures,
     fused_fields,
     match_documents,
+    texts_by_row,
 )
 from pipeline.lib.dedup import (
     THRESHOLD,
@@ -302,6 +304,59 @@ def test_staged_signatures_of_each_file_give_what_signing_again_gives(tmp_path):
     with_staged = match_documents(occurrences, signatures)
     assert with_staged.equals(match_documents(occurrences))
     assert with_staged["match"].to_list() == ["first", "first", "near"]
+
+
+def _recording(texts_of):
+    """texts_of, keeping every row it was asked for."""
+    asked = []
+
+    def recorded(rows):
+        asked.extend(rows.tolist())
+        return texts_of(rows)
+
+    return recorded, asked
+
+
+def test_texts_by_row_reads_the_rows_asked_for_in_the_order_asked(tmp_path):
+    path = tmp_path / "occurrences.parquet"
+    pl.DataFrame({"abstract_clean": ["zero", None, "two", "three"]}).write_parquet(path)
+    texts_of = texts_by_row(pl.scan_parquet(path))
+    assert texts_of(np.array([3, 0, 2])).to_list() == ["three", "zero", "two"]
+    assert texts_of(np.array([1])).to_list() == [None]
+    assert texts_of(np.array([], np.int64)).to_list() == []
+
+
+def test_without_their_texts_occurrences_match_as_with_them_reading_only_the_pairs_verified(tmp_path):
+    near = ABSTRACT.replace("routing scheme", "routing method").replace("four points", "five points")
+    texts_a = [ABSTRACT, OTHER_ABSTRACT, THIRD_ABSTRACT, ABSTRACT.upper()]
+    occurrences = _two_files(texts_a, [near, "Kernels and their spectra, studied at length."])
+    path = tmp_path / "occurrences.parquet"
+    occurrences.write_parquet(path)
+    staged = {"a.txt": _stage(occurrences, "a.txt", tmp_path)}
+    keys = occurrences.select("document_id", "source_file", "ordinal")
+    texts_of, asked = _recording(texts_by_row(pl.scan_parquet(path)))
+    signatures, signed = file_signatures(keys, staged, texts_of)
+    assert signed == ["b.txt"] and sorted(asked) == [4, 5]
+    asked.clear()
+    matches = match_documents(keys, signatures, texts_of)
+    assert matches.equals(match_documents(occurrences))
+    assert matches["match"].to_list() == ["first", "first", "first", "exact", "near", "first"]
+    # Only the candidate pair (the abstract and its near copy) was read, not the other texts.
+    assert sorted(asked) == [0, 4]
+    assert set(MATCH_KEYS) == set(MATCH_COLUMNS) - {"abstract_clean"}
+
+
+def test_occurrences_without_their_texts_must_come_in_file_order_with_signatures():
+    occurrences = _two_files(["One abstract about optimisation."], ["Another about robot grasping."])
+    keys = occurrences.select("document_id", "source_file", "ordinal")
+    signatures = sign_texts(occurrences["abstract_clean"])
+    texts_of = occurrences["abstract_clean"].gather
+    with pytest.raises(ValueError, match="file order"):
+        match_documents(keys.reverse(), signatures, texts_of)
+    with pytest.raises(ValueError, match="file order"):
+        file_signatures(keys.reverse(), {}, texts_of)
+    with pytest.raises(ValueError, match="need signatures"):
+        match_documents(keys, None, texts_of)
 
 
 def test_a_file_without_staged_signatures_is_signed_here(tmp_path):

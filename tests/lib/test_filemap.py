@@ -12,6 +12,7 @@ from pipeline.lib.filemap import (
     StagedFile,
     claim_texts,
     file_version,
+    missing_texts,
     read_and_sign,
     stale_files,
 )
@@ -83,3 +84,17 @@ def test_a_file_is_stale_unless_its_stamp_names_its_bytes_and_the_code_now(tmp_p
     assert stale() == {"x.txt"}
     stamp.with_columns(version=pl.lit("other code")).write_parquet(staged / f"{STAMP_PART}.parquet")
     assert not StagedFile({STAMP_PART: staged / f"{STAMP_PART}.parquet"}).current(file_version("x.txt", {}))
+
+
+def test_the_texts_no_file_holds_are_read_and_none_are_scanned_when_every_text_is_held(tmp_path):
+    keys = text_keys(pl.Series(TEXTS))
+    papers = pl.DataFrame({"paper_id": ["P1", "P2"], TEXT_KEY: keys})
+    texts_path = tmp_path / "texts.parquet"
+    pl.DataFrame({"paper_id": ["P1", "P2"], "abstract_clean": TEXTS}).write_parquet(texts_path)
+    held_one = pl.DataFrame({TEXT_KEY: keys.head(1)})
+    missing = missing_texts(papers, held_one, pl.scan_parquet(texts_path))
+    assert missing.to_dicts() == [{TEXT_KEY: keys[1], "abstract_clean": TEXTS[1]}]
+    # Everything held: the texts are not read (this scan would fail if they were).
+    unreadable = pl.scan_parquet(tmp_path / "no-such-file.parquet")
+    nothing = missing_texts(papers, pl.DataFrame({TEXT_KEY: keys}), unreadable)
+    assert nothing.is_empty() and nothing.columns == [TEXT_KEY, "abstract_clean"]

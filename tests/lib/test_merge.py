@@ -48,9 +48,8 @@ def merge(records: list[dict], **kwargs: float) -> pl.DataFrame:
 
 
 def jaccard(a: str, b: str) -> float:
-    return float(
-        _verified_jaccard(pl.Series([a, b]), np.arange(2), np.array([0]), np.array([1]), SHINGLE_SIZE)[0]
-    )
+    texts_of = pl.Series([a, b]).gather
+    return float(_verified_jaccard(texts_of, np.arange(2), np.array([0]), np.array([1]), SHINGLE_SIZE)[0])
 
 
 def same_paper(result: pl.DataFrame, *rows: int) -> bool:
