@@ -19,6 +19,7 @@ def metrics(text: str) -> set[str]:
             {"calibration", "runtime", "memory footprint"},
         ),
         ("It gives a 3× speedup on long inputs.", {"speedup"}),
+        ("The kernel brings 2.5× speedups on long inputs.", {"speedups"}),
         ("It significantly reduces training time.", {"training time"}),
         ("It boosts FooLM's reasoning accuracy.", {"reasoning accuracy"}),
         ("We find a 40% reduction in memory footprint.", {"memory footprint"}),
