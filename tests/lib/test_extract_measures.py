@@ -77,3 +77,16 @@ def test_a_measure_named_by_its_modifier_needs_no_cue(text, expected):
 )
 def test_a_head_without_a_naming_modifier_is_left_to_the_cues(text):
     assert metrics(text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Pretraining the tagger takes 120 GPU hours.", {"GPU hours"}),
+        ("The search costs 3 GPU-days instead of 40.", {"GPU days"}),
+        ("It needs 30% less GPU memory at inference.", {"GPU memory"}),
+    ],
+)
+def test_a_compute_budget_is_a_measure(text, expected):
+    found = metrics(text)
+    assert {name.replace("-", " ") for name in found} == expected, found
