@@ -90,3 +90,19 @@ def test_a_head_without_a_naming_modifier_is_left_to_the_cues(text):
 def test_a_compute_budget_is_a_measure(text, expected):
     found = metrics(text)
     assert {name.replace("-", " ") for name in found} == expected, found
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The planner improves route robustness by 4 points.", {"route robustness"}),
+        ("Caching reduces decoding stalls by up to 30%.", {"decoding stalls"}),
+        ("It boosts answer diversity by an average of 12%.", {"answer diversity"}),
+        # Not measures: a generic word, a baseline, a task.
+        ("It improves performance by 5% over the baseline.", set()),
+        ("It improves over baselines by 3 points.", set()),
+        ("It improves image retrieval by 2.9%.", set()),
+    ],
+)
+def test_what_a_cue_verb_changes_by_a_value_is_a_measure(text, expected):
+    assert metrics(text) == expected
