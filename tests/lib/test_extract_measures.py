@@ -106,3 +106,20 @@ def test_a_compute_budget_is_a_measure(text, expected):
 )
 def test_what_a_cue_verb_changes_by_a_value_is_a_measure(text, expected):
     assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The student needs 3× fewer parameters than its teacher.", {"parameters"}),
+        ("It reads 10x more tokens, yet trains faster.", {"tokens"}),
+        ("Clients send 40x less communication per round.", {"communication"}),
+        ("It takes 5 times fewer gradient steps.", {"gradient steps"}),
+        # Not measures: no factor, data, a percentage of solved items.
+        ("It needs fewer labels and more compute.", set()),
+        ("It uses 3x less data.", set()),
+        ("It solves 12% more puzzles.", set()),
+    ],
+)
+def test_a_count_compared_by_a_factor_is_a_measure(text, expected):
+    assert metrics(text) == expected

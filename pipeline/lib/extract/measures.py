@@ -69,12 +69,23 @@ def add_cued_measures(paper: PaperState) -> None:
     # item that is no measure ('in terms of both mesh quality and runtime').
     evaluation_lists = {cue.end + 1 for cue in cues if cue.entry.name in _MEASURE_PHRASES}
     changes = {cue.end + 1 for cue in cues if cue.entry.name.startswith(CHANGE_VERB_STEMS)}
+    counts = {
+        cue.end + 1
+        for cue in cues
+        if cue.entry.name in _COMPARED_COUNTS
+        and _FACTOR_BEFORE.search(text, max(0, cue.start - 12), cue.start)
+    }
     if "%" in text or "×" in text or "x " in text:
         cue_ends += [value.end() for value in _VALUE_BEFORE.finditer(text)]
     for cue_end in sorted(cue_ends)[:MAX_MEASURE_CUES]:
         position = _LEAD.match(text, cue_end).end()
         for listed in range(MAX_LISTED):
             span = _measure_at(text, position) if position >= 0 else None
+            if span is None and not listed and cue_end in counts:
+                span = _counted_at(text, position)
+                if span is not None:
+                    _add_measure(paper, span)
+                break
             if span is None and not listed and cue_end in changes:
                 span = _changed_by(text, position)
                 if span is not None:
@@ -184,6 +195,44 @@ def _changed_by(text: str, position: int) -> tuple[int, int] | None:
             return None
         position = word.end() + 1
     return None
+
+
+# A count compared by a factor: '3× fewer parameters', '10x more tokens'.
+_COMPARED_COUNTS = frozenset(("fewer", "more", "less"))
+_FACTOR_BEFORE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:×|x|times)\s$")
+
+
+def _counted_at(text: str, position: int) -> tuple[int, int] | None:
+    """'3× fewer parameters', '10x more training tokens': the noun phrase a factor compares is
+    what is measured, when it ends where the words that may be counted end ('than', 'per', a
+    comma), not at a describing word ('2× more diverse prompts')."""
+    words: list[re.Match[str]] = []
+    while len(words) < MAX_MEASURE_WORDS:
+        word = _WORD.match(text, position)
+        if word is None or not _may_be_counted(word.group()):
+            break
+        words.append(word)
+        if not text.startswith(" ", word.end()):
+            break
+        position = word.end() + 1
+    if not words or len(words) == MAX_MEASURE_WORDS or words[-1].group() in _UNMEASURED:
+        return None
+    end = words[-1].end()
+    following = _WORD.match(text, end + 1) if text.startswith(" ", end) else None
+    if following is not None and (following.group() in MEASURE_CUES or following.group().endswith("ly")):
+        return None
+    return words[0].start(), end
+
+
+def _may_be_counted(word: str) -> bool:
+    # What is counted may be a word tasks stop at ('tokens', 'samples'); a rate's 'per' ends it.
+    return not (
+        word in FUNCTION_WORDS
+        or word in MEASURE_CUES
+        or word in _PREPOSITIONS
+        or word == "per"
+        or word.endswith("ly")
+    )
 
 
 def _may_be_in_measure(word: str) -> bool:

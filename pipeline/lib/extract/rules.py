@@ -152,6 +152,7 @@ RULES: tuple[Rule, ...] = (
         ("We see a trade-off between recall and serving latency.", [("serving latency", "metric")]),
         ("It wins in terms of mesh quality and serving latency.", [("serving latency", "metric")]),
         ("Caching reduces decoding stalls by 30%.", [("decoding stalls", "metric")]),
+        ("The student needs 3× fewer parameters.", [("parameters", "metric")]),
     ),
     _rule(
         "modified_measure",
