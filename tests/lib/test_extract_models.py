@@ -34,3 +34,19 @@ def test_a_versioned_name_beside_a_model_is_a_model(text, name):
 )
 def test_a_versioned_name_without_a_model_beside_it_keeps_its_type(text, name):
     assert types(text).get(name, "method") != "model"
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("We distil from Zorb-Large into a small student.", "Zorb-Large"),
+        ("Baselines include Atlas-Small and a linear probe.", "Atlas-Small"),
+        ("We fine-tune Quill-Mini-Instruct on dialogues.", "Quill-Mini-Instruct"),
+    ],
+)
+def test_a_capitalised_compound_ending_in_a_size_is_a_model(text, name):
+    assert types(text)[name] == "model"
+
+
+def test_a_capitalised_compound_without_a_size_stays_no_coined_name():
+    assert "Kolmo-Arnold" not in types("We revisit the Kolmo-Arnold view of depth.")

@@ -13,6 +13,7 @@ from pipeline.lib.extract.shapes import (
     KIND_GROUPS,
     KIND_NOUN,
     NEXT_WORD,
+    SIZE_TAG,
     in_formula,
     introduced_type,
     is_name_shape,
@@ -288,7 +289,11 @@ def add_shape_tokens(paper: PaperState) -> None:
             continue
         entry = lexicon.lookup(token)
         if entry is None and (
-            (_CAPITALISED_COMPOUND.fullmatch(token) and not _named_as_own(paper, token, start))
+            (
+                _CAPITALISED_COMPOUND.fullmatch(token)
+                and not SIZE_TAG.search(token)  # but 'Zorb-Large' is a released model's size
+                and not _named_as_own(paper, token, start)
+            )
             or (
                 _SPELLED_INITIALS.fullmatch(token)
                 and not DATASET_SHAPE.search(token)
