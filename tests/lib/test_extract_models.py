@@ -50,3 +50,26 @@ def test_a_capitalised_compound_ending_in_a_size_is_a_model(text, name):
 
 def test_a_capitalised_compound_without_a_size_stays_no_coined_name():
     assert "Kolmo-Arnold" not in types("We revisit the Kolmo-Arnold view of depth.")
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("We compare with Zentro 125M and Zentro 350M.", "Zentro 125M"),
+        ("We release Quail 1B, a diffusion language model.", "Quail 1B"),
+        ("We distil QuuxLM 1.3B into a student.", "QuuxLM 1.3B"),
+    ],
+)
+def test_a_name_with_a_spaced_parameter_count_is_a_model(text, name):
+    assert types(text)[name] == "model"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The ablation in Table 2B shows it.",  # a part of the paper
+        "Results on the Posture 3.6M dataset are good.",  # a dataset
+    ],
+)
+def test_a_spaced_count_after_no_model_name_is_no_model(text):
+    assert "model" not in types(text).values()

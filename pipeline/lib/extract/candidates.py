@@ -30,6 +30,7 @@ from pipeline.lib.extract.state import Entity, PaperState, SpanIndex
 from pipeline.lib.extract.vocabulary import (
     APPOSED_KIND_NOUNS,
     DATASET_HEADS,
+    DOCUMENT_PARTS,
     FUNCTION_WORDS,
     INTRO_FILLERS,
     METHOD_HEADS,
@@ -244,6 +245,9 @@ def add_lexicon_hits(paper: PaperState) -> None:
 _PATH_PART_BEFORE = re.compile(r"(?<![\w.-])[a-z][\w.-]*/$")
 
 
+_SIZE_AFTER = re.compile(r" (\d+(?:\.\d+)?[BM])(?![\w-])")
+
+
 def add_shape_tokens(paper: PaperState) -> None:
     text, lexicon = paper.text, paper.lexicon
     long_forms = SpanIndex(paper.long_forms)  # most tokens are in none: no scan of them all
@@ -255,7 +259,10 @@ def add_shape_tokens(paper: PaperState) -> None:
         while start > 0 and _word_char(text[start - 1]):
             start -= 1  # the word began in lower case: video-SALMONN, eNeRgy-GPT
         previous_end = end
-        if text.startswith(("http", "www."), start) or (m.start() == start and plain_capitalised(m.group())):
+        if text.startswith(("http", "www."), start):
+            continue
+        if m.start() == start and plain_capitalised(m.group()):
+            _add_sized_word(paper, m.group(), start, end)
             continue
         if start > 1 and text[start - 1] == "/" and _PATH_PART_BEFORE.search(text, max(0, start - 40), start):
             continue  # a path: 'examples/ThoughtRollback', but not 'RankDice/RankIoU'
@@ -393,6 +400,19 @@ def _glued_part(
 
 
 _ASCII_LOWER = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _add_sized_word(paper: PaperState, word: str, start: int, end: int) -> None:
+    """'Zentro 125M': a capitalised word with a parameter count is a released model; not a part
+    of the paper ('Table 2B') nor a dataset ('on the Posture 3.6M dataset')."""
+    text = paper.text
+    size = _SIZE_AFTER.match(text, end) if text.startswith(" ", end) else None
+    if size is None or word.lower() in FUNCTION_WORDS or word in DOCUMENT_PARTS:
+        return
+    following = NEXT_WORD.match(text[size.end() : size.end() + 40])
+    if (following is not None and following.group(1).lower() in DATASET_HEADS) or _evaluated_on(text, start):
+        return
+    paper.add(f"{word} {size.group(1)}", "model", (start, size.end()))
 
 
 def _evaluated_on(text: str, start: int) -> bool:

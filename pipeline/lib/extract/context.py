@@ -140,9 +140,10 @@ def add_versions(paper: PaperState) -> None:
                     f"{stem}{sibling.group(1)}", versioned_type, (start, sibling.end()), known=entity.known
                 )
                 continue
-            size = _SPACED_SIZE.match(text, end) if entity.entity_type == "model" else None
+            size = _SPACED_SIZE.match(text, end) if entity.entity_type != "dataset" else None
             if size is not None and not SIZE_TAG.search(base):
-                # 'Qwen2.5 32B' is one released model, as 'Qwen2.5-32B' would be.
+                # 'Qwen2.5 32B' is one released model, as 'Qwen2.5-32B' would be; so is a coined
+                # name with a parameter count, 'FooLM 125M'.
                 paper.add(f"{base} {size.group(1)}", "model", (start, size.end()), known=entity.known)
                 continue
             m = _VERSION.match(text, end)

@@ -76,6 +76,10 @@ RULES: tuple[Rule, ...] = (
         ("LOWER_PREFIXES", "MODEL_SIZE_WORDS", "TOPIC_HEADS"),
         candidates.add_shape_tokens,
         ("We compare against FooNet-7B and report results.", [("FooNet-7B", "model")]),
+        (
+            "We compare against Zentro 125M and Zorb-Large.",
+            [("Zentro 125M", "model"), ("Zorb-Large", "model")],
+        ),
     ),
     _rule(
         "glued_words",
@@ -264,6 +268,7 @@ RULES: tuple[Rule, ...] = (
         (),
         context.add_versions,
         ("We fine-tune FooLM 3 on the task.", [("FooLM 3", "model")]),
+        ("We distil QuuxLM 1.3B into a student.", [("QuuxLM 1.3B", "model")]),
     ),
     _rule(
         "tier",

@@ -196,6 +196,11 @@ MODEL_WORDS_AFTER = (
     *("encoder", "LLM", "VLM"),
 )
 
+# Capitalised words that number a part of the paper, not a model: 'Table 2B', 'Figure 3M'.
+DOCUMENT_PARTS = (
+    *("Table", "Tables", "Figure", "Figures", "Fig", "Section", "Sections", "Appendix", "Eq"),
+    *("Equation", "Theorem", "Lemma", "Corollary", "Algorithm", "Step", "Chapter", "Part", "Phase"),
+)
 # Lower-case suffix words a name keeps: 'Qwen-base', 'T5-large'.
 MODEL_SIZE_WORDS = ("base", "large", "small", "tiny", "mini", "medium", "huge", "instruct", "chat", "xl")
 # A released model's tier after its name or version: 'Claude v3 Opus', 'Stable Diffusion XL'.
