@@ -123,3 +123,15 @@ def test_what_a_cue_verb_changes_by_a_value_is_a_measure(text, expected):
 )
 def test_a_count_compared_by_a_factor_is_a_measure(text, expected):
     assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("It gives up to a 3$\\times$ speedup over solvers.", {"speedup"}),
+        ("It needs 5$\\times$ fewer parameters.", {"parameters"}),
+        ("It reaches 12\\% lower serving latency.", {"serving latency"}),
+    ],
+)
+def test_a_value_written_in_tex_cues_a_measure(text, expected):
+    assert metrics(text) == expected
