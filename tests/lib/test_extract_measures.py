@@ -135,3 +135,16 @@ def test_a_count_compared_by_a_factor_is_a_measure(text, expected):
 )
 def test_a_value_written_in_tex_cues_a_measure(text, expected):
     assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("It keeps fidelity (as assessed by QXRA) and diversity.", {"QXRA"}),
+        ("Drift is quantified by ZEDI, which we define below.", {"ZEDI"}),
+        ("Answers are good, as evaluated by GPT-4o.", set()),  # a model judges
+        ("Outputs were evaluated by HumEval.", set()),  # 'evaluated by' alone names no measure
+    ],
+)
+def test_an_acronym_something_is_measured_by_is_a_metric(text, expected):
+    assert metrics(text) == expected

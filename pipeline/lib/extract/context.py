@@ -401,6 +401,20 @@ def add_measured_in(paper: PaperState) -> None:
         for item in _MEASURE_ITEM.finditer(m.group(1)):
             if len(item.group().split()) <= 3:
                 _add_metric_phrase(paper, item.group(), m.start(1) + item.start(), m)
+    for m in _AS_MEASURED_BY.finditer(text):
+        _add_measuring_acronym(paper, m.span(1))
+
+
+def _add_measuring_acronym(paper: PaperState, span: tuple[int, int]) -> None:
+    """'fidelity (as assessed by GIQA)': an acronym that something is measured by is a metric,
+    unless it is known as something else ('as judged by GPT-4' names a model)."""
+    owners = [e for e in paper.entities.values() if span in e.spans]
+    if any(owner.known or owner.expansion or owner.entity_type != "method" for owner in owners):
+        return
+    if owners:
+        paper.retype(owners[0], "metric")
+    elif span not in paper.covered:
+        paper.add(paper.text[span[0] : span[1]], "metric", span)
 
 
 def add_parenthesis_lists(paper: PaperState) -> None:
@@ -474,6 +488,11 @@ def _add_evaluation_list(paper: PaperState, position: int) -> None:
 _MEASURED_IN = re.compile(
     rf"\b(?:{alternation(MEASURE_VERBS)}) (?:{alternation(MEASURE_PREPOSITIONS)}) (?:the )?"
     r"([\w-]+(?:(?: |, | and |, and )[\w-]+){0,5})(?=[),.;:]|$)"
+)
+# 'as assessed by GIQA', 'quantified by FooScore': what the measure is taken with.
+_AS_MEASURED_BY = re.compile(
+    rf"\b(?:as (?:{alternation(MEASURE_VERBS)})|measured|quantified) (?:by|with|via|using) (?:the )?"
+    r"([A-Z][A-Za-z]*[A-Z][A-Za-z0-9-]*)(?=[),.;:]|$)"
 )
 # What every match of _MEASURED_IN holds: 'ed by ', 'ed in terms of '.
 _MEASURED_JOINTS = tuple(

@@ -135,6 +135,7 @@ RULES: tuple[Rule, ...] = (
         ("METRIC_HEADS",),
         context.add_measured_in,
         ("Quality is measured by plan success rate.", [("plan success rate", "metric")]),
+        ("It keeps fidelity (as assessed by QXRA) intact.", [("QXRA", "metric")]),
     ),
     _rule(
         "cued_measure",
