@@ -148,3 +148,19 @@ def test_a_value_written_in_tex_cues_a_measure(text, expected):
 )
 def test_an_acronym_something_is_measured_by_is_a_metric(text, expected):
     assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The gain shows in the total computation time.", {"computation time"}),
+        ("Its training times stay short on one device.", {"training times"}),
+        ("Wall-clock time aside, the execution time is what we report.", {"execution time"}),
+        # When something happens, and a complexity bound, are no measures.
+        ("It adapts at inference time.", set()),
+        ("At training and inference time the cache is shared.", set()),
+        ("The algorithm has a running time of O(n log n).", set()),
+    ],
+)
+def test_a_compute_time_is_a_measure_wherever_it_is_written(text, expected):
+    assert metrics(text) == expected

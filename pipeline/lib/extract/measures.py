@@ -23,6 +23,7 @@ from pipeline.lib.extract.tasks import task_phrase_start
 from pipeline.lib.extract.vocabulary import (
     CHANGE_VERB_STEMS,
     CLAIM_VERBS,
+    COMPUTE_TIME_MODIFIERS,
     DATASET_HEADS,
     FUNCTION_WORDS,
     MEASURE_CUES,
@@ -35,6 +36,7 @@ from pipeline.lib.extract.vocabulary import (
     PREPOSITIONS,
     TASK_HEADS,
     TASK_WORD_STOPS,
+    TIME_HEADS,
     UNMEASURED_WORDS,
     UNNAMED_ALONE_METRIC_HEADS,
     WEAK_MEASURE_HEADS,
@@ -126,13 +128,26 @@ def add_modified_measures(paper: PaperState) -> None:
         if word is None:
             continue
         modifier = word.group()[:-1]
-        if modifier in TASK_HEADS:
+        if head.entry.name in _TIME_HEADS:
+            if modifier not in _COMPUTE_TIME_MODIFIERS or _SETTING_BEFORE.search(
+                text, max(0, word.start() - 40), word.start()
+            ):
+                continue
+            start = word.start()
+        elif modifier in TASK_HEADS:
             start = _measure_phrase_start(text, task_phrase_start(text, word.start()), word.start())
         elif modifier in _MEASURE_SETTINGS:
             start = word.start()
         else:
             continue
         _add_measure(paper, (start, head.end))
+
+
+_TIME_HEADS = frozenset(TIME_HEADS)
+_COMPUTE_TIME_MODIFIERS = frozenset(COMPUTE_TIME_MODIFIERS)
+# 'at inference time', 'at training and inference time': when something happens, not how long
+# it takes.
+_SETTING_BEFORE = re.compile(r"\b(?:[Aa]t|[Dd]uring|[Ii]n)(?: the)?(?: [\w-]+(?:,| and| or| and/or))* $")
 
 
 def _measure_phrase_start(text: str, start: int, head_start: int) -> int:

@@ -173,6 +173,7 @@ RULES: tuple[Rule, ...] = (
             [("image classification accuracy", "metric")],
             ("against image classification accuracy",),
         ),
+        ("The gain shows in the total computation time.", [("computation time", "metric")]),
     ),
     _rule(
         "parenthesis_list",

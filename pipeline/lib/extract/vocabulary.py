@@ -314,7 +314,15 @@ MODIFIED_MEASURE_HEADS = (
     *("accuracy", "precision", "recall", "perplexity", "latency", "throughput", "runtime", "coverage"),
     "fidelity",
 )
-CUE_WORDS["measure_head"] = MODIFIED_MEASURE_HEADS
+# 'time' is a measure after a word that says what takes it, wherever it is written: 'overall
+# computational time', 'inference time'; not after 'at' or 'during' ('at inference time').
+TIME_HEADS = ("time", "times")
+# Not 'running time': in a theorem it is a complexity ('a running time of O(n log n)').
+COMPUTE_TIME_MODIFIERS = (
+    *("computational", "computation", "computing", "compute", "wall-clock", "wallclock", "execution"),
+    *("inference", "training"),
+)
+CUE_WORDS["measure_head"] = (*MODIFIED_MEASURE_HEADS, *TIME_HEADS)
 # Words that say under which conditions a measure is taken: 'clean accuracy', 'test error'.
 MEASURE_SETTINGS = (
     *("test", "testing", "training", "validation", "clean", "adversarial"),
