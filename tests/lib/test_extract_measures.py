@@ -164,3 +164,17 @@ def test_an_acronym_something_is_measured_by_is_a_metric(text, expected):
 )
 def test_a_compute_time_is_a_measure_wherever_it_is_written(text, expected):
     assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Its masks show better transferability than before.", {"transferability"}),
+        ("The sampler yields greater diversity, and higher stability.", {"diversity", "stability"}),
+        # Properties of a method, and a quality noun that modifies another word.
+        ("The design offers better scalability and lower complexity.", set()),
+        ("It samples higher density regions.", set()),
+    ],
+)
+def test_a_quality_noun_after_a_comparative_is_a_measure(text, expected):
+    assert metrics(text) == expected

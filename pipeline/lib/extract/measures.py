@@ -37,6 +37,7 @@ from pipeline.lib.extract.vocabulary import (
     TASK_HEADS,
     TASK_WORD_STOPS,
     TIME_HEADS,
+    UNMEASURED_QUALITIES,
     UNMEASURED_WORDS,
     UNNAMED_ALONE_METRIC_HEADS,
     WEAK_MEASURE_HEADS,
@@ -73,6 +74,7 @@ def add_cued_measures(paper: PaperState) -> None:
     # item that is no measure ('in terms of both mesh quality and runtime').
     evaluation_lists = {cue.end + 1 for cue in cues if cue.entry.name in _MEASURE_PHRASES}
     changes = {cue.end + 1 for cue in cues if cue.entry.name.startswith(CHANGE_VERB_STEMS)}
+    qualities = {cue.end + 1 for cue in cues if cue.entry.name in _COMPARATIVES}
     counts = {
         cue.end + 1
         for cue in cues
@@ -89,6 +91,11 @@ def add_cued_measures(paper: PaperState) -> None:
                 span = _counted_at(text, position)
                 if span is not None:
                     _add_measure(paper, span)
+                break
+            if span is None and not listed and cue_end in qualities:
+                quality = _QUALITY.match(text, position)
+                if quality is not None and quality.group(1) not in _UNMEASURED_QUALITIES:
+                    _add_measure(paper, quality.span(1))
                 break
             if span is None and not listed and cue_end in changes:
                 span = _changed_by(text, position)
@@ -214,6 +221,10 @@ def _changed_by(text: str, position: int) -> tuple[int, int] | None:
     return None
 
 
+# A comparative before a quality noun: 'better transferability', 'higher stability than'.
+_COMPARATIVES = frozenset(("better", "higher", "greater", "superior", "improved", "lower", "stronger"))
+_QUALITY = re.compile(r"([a-z][a-z-]{3,}(?:ity|ness))(?= and | than |[,.;:)]| compared)")
+_UNMEASURED_QUALITIES = frozenset(UNMEASURED_QUALITIES)
 # A count compared by a factor: '3× fewer parameters', '10x more tokens'.
 _COMPARED_COUNTS = frozenset(("fewer", "more", "less"))
 _FACTOR_BEFORE = re.compile(rf"(?<![\w.])\$?\d+(?:\.\d+)?\s?(?:{_TIMES}|times)\s$")

@@ -158,6 +158,7 @@ RULES: tuple[Rule, ...] = (
         ("It wins in terms of mesh quality and serving latency.", [("serving latency", "metric")]),
         ("Caching reduces decoding stalls by 30%.", [("decoding stalls", "metric")]),
         ("The student needs 3× fewer parameters.", [("parameters", "metric")]),
+        ("Its masks show better transferability than before.", [("transferability", "metric")]),
     ),
     _rule(
         "modified_measure",

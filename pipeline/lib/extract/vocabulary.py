@@ -307,6 +307,14 @@ UNMEASURED_WORDS = (
     *("performance", "results", "result", "baseline", "baselines", "state", "art", "it", "them"),
     *("this", "that", "these", "those", "up", "one", "ones", "average", "margin", "factor", "data"),
 )
+# Qualities a comparison names that are properties of a method, not measures of its results:
+# 'better scalability', 'lower complexity', 'higher quality'.
+UNMEASURED_QUALITIES = (
+    *("complexity", "scalability", "interpretability", "explainability", "generalizability"),
+    *("effectiveness", "capacity", "dimensionality", "probability", "priority", "adaptability"),
+    *("customizability", "flexibility", "applicability", "usability", "controllability", "quality"),
+    *("expressivity", "expressiveness", "simplicity", "novelty", "practicality", "generality"),
+)
 # Measures named by a modifier wherever they are written, cue or not: 'reconstruction accuracy',
 # 'clean accuracy', 'inference latency'. Weak heads ('time', 'rate') and heads that name no measure
 # alone ('similarity') are left to the cues: 'at test time', 'a learning rate'.
