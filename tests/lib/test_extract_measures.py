@@ -178,3 +178,16 @@ def test_a_compute_time_is_a_measure_wherever_it_is_written(text, expected):
 )
 def test_a_quality_noun_after_a_comparative_is_a_measure(text, expected):
     assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Wider layers yield large gains in sample efficiency here.", {"sample efficiency"}),
+        ("It improves sample-efficiency on every maze.", {"sample-efficiency"}),
+        ("It has 20% higher sample efficiency.", {"sample efficiency"}),
+        ("Control from pixels demands sample efficiency.", set()),  # no value, comparison or change
+    ],
+)
+def test_sample_efficiency_is_a_measure_where_it_is_compared(text, expected):
+    assert metrics(text) == expected

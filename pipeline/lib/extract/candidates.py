@@ -98,7 +98,9 @@ _STATED_VALUE = re.compile(r"\d(?:\.\d+)?\s?(?:%|×|x\b|-fold\b|points?\b|pp\b)|
 
 
 _COMPARED_QUALITY = re.compile(
-    r"\b(?:higher|better|best|superior|lower|comparable|competitive|top)\b(?: [\w-]+){0,2} $"
+    r"\b(?:higher|better|best|superior|lower|comparable|competitive|top"
+    r"|(?:improvements?|gains?|increases?|decreases?|reductions?|drops?) in"
+    r"|improves?|improved|improving|boosts?|enhances?)\b(?: [\w-]+){0,2} $"
 )
 
 

@@ -165,8 +165,9 @@ CLASS_PLURAL_HEADS = ("model", "network", "system", "method", "algorithm")
 
 # --- metrics --------------------------------------------------------------------------------------
 
-# Plain words that are measures only where the sentence states a value or compares them.
-QUALITY_WORDS = ("accuracy", "precision", "recall")
+# Plain words that are measures only where the sentence states a value, compares them or names
+# a change in them ("gains in sample efficiency").
+QUALITY_WORDS = ("accuracy", "precision", "recall", "sample efficiency")
 # A score named after the metric it reports: 'a FID score of 6.21' reports FID.
 SCORE_HEADS = ("score", "scores")
 RATE_HEADS = ("rate", "rates", *SCORE_HEADS)
