@@ -191,3 +191,15 @@ def test_a_quality_noun_after_a_comparative_is_a_measure(text, expected):
 )
 def test_sample_efficiency_is_a_measure_where_it_is_compared(text, expected):
     assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We evaluate the coverage of the generated tests.", {"coverage"}),
+        ("We then quantify serving latency per request.", {"serving latency"}),
+        ("We evaluate the planner on mazes.", set()),  # no measure head
+    ],
+)
+def test_what_is_evaluated_is_a_measure(text, expected):
+    assert metrics(text) == expected
