@@ -203,3 +203,14 @@ def test_sample_efficiency_is_a_measure_where_it_is_compared(text, expected):
 )
 def test_what_is_evaluated_is_a_measure(text, expected):
     assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("It lowers calibration error across tasks.", {"calibration error"}),
+        ("It cuts memory footprint by half.", {"memory footprint"}),
+    ],
+)
+def test_a_second_head_ends_the_phrase_before_a_preposition(text, expected):
+    assert metrics(text) == expected

@@ -272,8 +272,10 @@ def _may_be_in_measure(word: str) -> bool:
 
 
 def _continues(text: str, end: int) -> bool:
-    """Whether a lower-case word follows end: the phrase goes on past it."""
-    return text.startswith(" ", end) and _WORD.match(text, end + 1) is not None
+    """Whether a lower-case word follows end: the phrase goes on past it ('training time
+    efficiency'); not a function word or a preposition ('calibration error across tasks')."""
+    word = _WORD.match(text, end + 1) if text.startswith(" ", end) else None
+    return word is not None and word.group() not in FUNCTION_WORDS and word.group() not in _PREPOSITIONS
 
 
 def _add_measure(paper: PaperState, span: tuple[int, int]) -> None:
