@@ -214,3 +214,16 @@ def test_what_is_evaluated_is_a_measure(text, expected):
 )
 def test_a_second_head_ends_the_phrase_before_a_preposition(text, expected):
     assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We prove a lower bound on the decoding error rate.", {"decoding error rate"}),
+        ("We give bounds on the tracking regret of the learner.", {"tracking regret"}),
+        ("We bound the number of queries.", set()),
+        ("We give a bound on the error.", set()),  # a weak head alone
+    ],
+)
+def test_what_a_bound_is_on_is_a_measure(text, expected):
+    assert metrics(text) == expected

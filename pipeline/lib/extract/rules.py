@@ -159,6 +159,7 @@ RULES: tuple[Rule, ...] = (
         ("Caching reduces decoding stalls by 30%.", [("decoding stalls", "metric")]),
         ("The student needs 3× fewer parameters.", [("parameters", "metric")]),
         ("Its masks show better transferability than before.", [("transferability", "metric")]),
+        ("We prove a lower bound on the decoding error rate.", [("decoding error rate", "metric")]),
     ),
     _rule(
         "modified_measure",

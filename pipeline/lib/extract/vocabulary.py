@@ -298,7 +298,11 @@ CHANGE_IN_PHRASES = (
     *("trade-off between", "trade-offs between", "tradeoff between", "tradeoffs between"),
 )
 # What a measure is compared or evaluated by, found by the one pass of the automaton.
-CUE_WORDS["measure"] = tuple(sorted(MEASURE_CUES | set(MEASURE_PHRASES) | set(CHANGE_IN_PHRASES)))
+# A bound is stated on what is measured: 'a lower bound on the reconstruction error'.
+BOUND_ON_PHRASES = ("bound on", "bounds on", "guarantee on", "guarantees on")
+CUE_WORDS["measure"] = tuple(
+    sorted(MEASURE_CUES | set(MEASURE_PHRASES) | set(CHANGE_IN_PHRASES) | set(BOUND_ON_PHRASES))
+)
 # A cue verb that changes what it is said of by a value: 'reduces latency by 30%', 'improves
 # robustness by 4 points'. The stems of the verbs among the measure cues.
 CHANGE_VERB_STEMS = ("improv", "reduc", "boost", "increas", "decreas", "cut", "enhanc", "lower")
