@@ -73,3 +73,18 @@ def test_a_name_with_a_spaced_parameter_count_is_a_model(text, name):
 )
 def test_a_spaced_count_after_no_model_name_is_no_model(text):
     assert "model" not in types(text).values()
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("The judge is ZorbLM 3.", "ZorbLM 3"),
+        ("We prompt Grok 3.", "Grok 3"),
+    ],
+)
+def test_a_version_may_end_the_sentence(text, name):
+    assert types(text)[name] == "model"
+
+
+def test_a_factor_after_a_name_is_no_version():
+    assert "FooNet 2.5" not in types("We train FooNet 2.5 times faster.")

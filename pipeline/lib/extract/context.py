@@ -51,7 +51,9 @@ _TRAILING_VERSION = re.compile(r"(?<= )\d+(?:\.\d+)?$")
 _OTHER_VERSION = re.compile(r"/(\d+(?:\.\d+)?)(?![\w.%])")
 
 
-_VERSION = re.compile(r" ((?:[VR]|v)?\d+(?:\.\d+)?)(?:/((?:[VR]|v)?\d+(?:\.\d+)?))?(?![\w.%])")
+# A version may end a sentence ('we prompt Grok 3.'); not a number's first part ('2.5'), nor a
+# factor ('FooNet 2.5 times faster').
+_VERSION = re.compile(r" ((?:[VR]|v)?\d+(?:\.\d+)?)(?:/((?:[VR]|v)?\d+(?:\.\d+)?))?(?![\w%]|\.\w| times\b)")
 
 
 # The name before a dataset head word, read backwards: 'the LVIS', 'on the Open Graph'.
