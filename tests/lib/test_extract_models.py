@@ -88,3 +88,19 @@ def test_a_version_may_end_the_sentence(text, name):
 
 def test_a_factor_after_a_name_is_no_version():
     assert "FooNet 2.5" not in types("We train FooNet 2.5 times faster.")
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("We test Quux-7B-beta against a rule.", "Quux-7B-beta"),
+        ("We test Quux-2-9b-it against a rule.", "Quux-2-9b-it"),
+        ("We test Quux-2-7b-hf against a rule.", "Quux-2-7b-hf"),
+    ],
+)
+def test_a_release_word_after_a_size_stays_in_the_name(text, name):
+    assert types(text)[name] == "model"
+
+
+def test_a_lower_case_suffix_without_a_size_is_cut():
+    assert "LoRA" in types("We use a LoRA-beta schedule.")

@@ -204,6 +204,9 @@ DOCUMENT_PARTS = (
 )
 # Lower-case suffix words a name keeps: 'Qwen-base', 'T5-large'.
 MODEL_SIZE_WORDS = ("base", "large", "small", "tiny", "mini", "medium", "huge", "instruct", "chat", "xl")
+# Lower-case words after a size or a version that a released model's name keeps: 'X-7B-beta',
+# 'X-2-9b-it', 'X-2-7b-hf'.
+MODEL_RELEASE_WORDS = ("alpha", "beta", "it", "hf", "preview", "distill", "coder", "math", "vision")
 # A released model's tier after its name or version: 'Claude v3 Opus', 'Stable Diffusion XL'.
 MODEL_TIERS = (
     *("Opus", "Sonnet", "Haiku", "Pro", "Ultra", "Instruct", "Chat", "Turbo", "XL", "XXL", "Large"),
