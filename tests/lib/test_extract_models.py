@@ -104,3 +104,14 @@ def test_a_release_word_after_a_size_stays_in_the_name(text, name):
 
 def test_a_lower_case_suffix_without_a_size_is_cut():
     assert "LoRA" in types("We use a LoRA-beta schedule.")
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Features come from ViT-B/16 and a linear head.", "ViT-B/16"),
+        ("The encoder is ViT-H/14.", "ViT-H/14"),
+    ],
+)
+def test_a_patch_size_names_the_released_model(text, name):
+    assert types(text)[name] == "model"

@@ -45,6 +45,9 @@ from pipeline.lib.extract.vocabulary import (
 _SPACED_SIZE = re.compile(r" (\d+(?:x\d+)?(?:\.\d+)?[BM])(?![\w-])")
 
 
+_PATCH_SIZE = re.compile(r"/\d{1,2}(?![\w%]|\.\d)")
+
+
 _TRAILING_VERSION = re.compile(r"(?<= )\d+(?:\.\d+)?$")
 
 
@@ -141,6 +144,12 @@ def add_versions(paper: PaperState) -> None:
                 paper.add(
                     f"{stem}{sibling.group(1)}", versioned_type, (start, sibling.end()), known=entity.known
                 )
+                continue
+            patch = (
+                _PATCH_SIZE.match(text, end) if entity.entity_type == "model" and base[-1].isupper() else None
+            )
+            if patch is not None:  # 'ViT-B/16': the patch size names the released model
+                paper.add(f"{base}{patch.group()}", "model", (start, patch.end()), known=entity.known)
                 continue
             size = _SPACED_SIZE.match(text, end) if entity.entity_type != "dataset" else None
             if size is not None and not SIZE_TAG.search(base):

@@ -273,6 +273,7 @@ RULES: tuple[Rule, ...] = (
         context.add_versions,
         ("We fine-tune FooLM 3 on the task.", [("FooLM 3", "model")]),
         ("We distil QuuxLM 1.3B into a student.", [("QuuxLM 1.3B", "model")]),
+        ("Features come from ViT-B/16 and a linear head.", [("ViT-B/16", "model")]),
     ),
     _rule(
         "tier",
