@@ -347,6 +347,10 @@ RULES: tuple[Rule, ...] = (
             "We introduce TrailEval-7B, a new benchmark suite for hiking questions.",
             [("TrailEval-7B", "dataset", "proposed")],
         ),
+        (
+            "We propose the Price of Waiting in Lines (PWL), a new metric for queues.",
+            [("PWL", "metric", "proposed")],
+        ),
     ),
     _rule(
         "code_namesake",
