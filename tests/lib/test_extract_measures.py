@@ -227,3 +227,15 @@ def test_a_second_head_ends_the_phrase_before_a_preposition(text, expected):
 )
 def test_what_a_bound_is_on_is_a_measure(text, expected):
     assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We measure the constraint satisfaction rate of each planner.", {"constraint satisfaction rate"}),
+        ("A probe that measures decoding latency is added.", {"decoding latency"}),
+        ("A risk measure that measures tail loss.", set()),  # no head after the verb
+    ],
+)
+def test_what_we_measure_is_a_measure(text, expected):
+    assert metrics(text) == expected

@@ -303,8 +303,16 @@ CHANGE_IN_PHRASES = (
 # What a measure is compared or evaluated by, found by the one pass of the automaton.
 # A bound is stated on what is measured: 'a lower bound on the reconstruction error'.
 BOUND_ON_PHRASES = ("bound on", "bounds on", "guarantee on", "guarantees on")
+# 'measure' is a metric head too ('a risk measure'): a cue only as the verb ('we measure the').
+MEASURE_VERB_PHRASES = ("we measure", "to measure", "and measure", "which measures", "that measures")
 CUE_WORDS["measure"] = tuple(
-    sorted(MEASURE_CUES | set(MEASURE_PHRASES) | set(CHANGE_IN_PHRASES) | set(BOUND_ON_PHRASES))
+    sorted(
+        MEASURE_CUES
+        | set(MEASURE_PHRASES)
+        | set(CHANGE_IN_PHRASES)
+        | set(BOUND_ON_PHRASES)
+        | set(MEASURE_VERB_PHRASES)
+    )
 )
 # A cue verb that changes what it is said of by a value: 'reduces latency by 30%', 'improves
 # robustness by 4 points'. The stems of the verbs among the measure cues.
