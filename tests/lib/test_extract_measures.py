@@ -239,3 +239,15 @@ def test_what_a_bound_is_on_is_a_measure(text, expected):
 )
 def test_what_we_measure_is_a_measure(text, expected):
     assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We give the first $O(\\log T)$-regret learner for routing.", {"regret"}),
+        ("It is an O(sqrt(T))-regret method.", {"regret"}),
+        ("We train a top-accuracy model.", set()),  # a hyphen after a word still joins it
+    ],
+)
+def test_a_metric_joined_to_a_bound_is_a_metric(text, expected):
+    assert metrics(text) == expected
