@@ -115,3 +115,8 @@ def test_a_lower_case_suffix_without_a_size_is_cut():
 )
 def test_a_patch_size_names_the_released_model(text, name):
     assert types(text)[name] == "model"
+
+
+def test_a_lower_case_tier_after_a_model_stays_in_its_name():
+    assert types("We compare GPT-4o mini with a rule.")["GPT-4o mini"] == "model"
+    assert "FooNet mini" not in types("We compare FooNet mini-batches.")

@@ -174,15 +174,21 @@ _TIER_AFTER = re.compile(
 )
 
 
+# A tier written in lower case, joined or after the version: 'gpt-3.5-turbo', 'GPT-4o mini'.
+_LOWER_TIER_AFTER = re.compile(
+    r"(?:-(?:turbo|mini|preview|instruct|chat|pro|flash|nano|lite)| mini)(?![\w-])"
+)
+
+
 def add_tiers(paper: PaperState) -> None:
     text = paper.text
     for entity in list(paper.entities.values()):
         if entity.entity_type != "model":
             continue
         for start, end in list(entity.spans):
-            tier = _TIER_AFTER.match(text, end)
+            tier = _TIER_AFTER.match(text, end) or _LOWER_TIER_AFTER.match(text, end)
             if tier is not None:
-                name = f"{text[start:end]} {tier.group(1)}"
+                name = f"{text[start:end]}{tier.group()}"
                 paper.add(name, "model", (start, tier.end()), known=entity.known)
 
 

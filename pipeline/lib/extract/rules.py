@@ -281,6 +281,7 @@ RULES: tuple[Rule, ...] = (
         ("MODEL_TIERS",),
         context.add_tiers,
         ("We query FooLM-7B Turbo for labels.", [("FooLM-7B Turbo", "model")]),
+        ("We query FooLM-7B mini for labels.", [("FooLM-7B mini", "model")]),
     ),
     _rule(
         "modified_name",
