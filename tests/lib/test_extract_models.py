@@ -17,6 +17,8 @@ def types(text: str) -> dict[str, str]:
         ("We first use a diffusion model, Zero7, to render views.", "Zero7"),
         ("We fine-tune Heron-v2 on the new data.", "Heron-v2"),
         ("We evaluate public Heron-2.5 checkpoints on the task.", "Heron-2.5"),
+        ("We rescore structures predicted by Kestrel-1x.", "Kestrel-1x"),
+        ("We cluster embeddings from ABC-M3 by topic.", "ABC-M3"),
     ],
 )
 def test_a_versioned_name_beside_a_model_is_a_model(text, name):
