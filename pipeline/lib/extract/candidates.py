@@ -264,7 +264,8 @@ def add_shape_tokens(paper: PaperState) -> None:
         if text.startswith(("http", "www."), start):
             continue
         if m.start() == start and plain_capitalised(m.group()):
-            _add_sized_word(paper, m.group(), start, end)
+            if text[end + 1 : end + 2].isdigit():  # most capitalised words have no count after them
+                _add_sized_word(paper, m.group(), start, end)
             continue
         if start > 1 and text[start - 1] == "/" and _PATH_PART_BEFORE.search(text, max(0, start - 40), start):
             continue  # a path: 'examples/ThoughtRollback', but not 'RankDice/RankIoU'

@@ -419,7 +419,8 @@ def add_measured_in(paper: PaperState) -> None:
             if len(item.group().split()) <= 3:
                 _add_metric_phrase(paper, item.group(), m.start(1) + item.start(), m)
     for m in _AS_MEASURED_BY.finditer(text):
-        _add_measuring_acronym(paper, m.span(1))
+        if m.group(1) in ("measured", "quantified") or text.endswith("as ", 0, m.start()):
+            _add_measuring_acronym(paper, m.span(2))
 
 
 def _add_measuring_acronym(paper: PaperState, span: tuple[int, int]) -> None:
@@ -507,8 +508,10 @@ _MEASURED_IN = re.compile(
     r"([\w-]+(?:(?: |, | and |, and )[\w-]+){0,5})(?=[),.;:]|$)"
 )
 # 'as assessed by GIQA', 'quantified by FooScore': what the measure is taken with.
+# The verb first, so that the pattern is tried only where one of them begins; 'evaluated' and
+# 'assessed' need the 'as' before them.
 _AS_MEASURED_BY = re.compile(
-    rf"\b(?:as (?:{alternation(MEASURE_VERBS)})|measured|quantified) (?:by|with|via|using) (?:the )?"
+    rf"({alternation(MEASURE_VERBS)}) (?:by|with|via|using) (?:the )?"
     r"([A-Z][A-Za-z]*[A-Z][A-Za-z0-9-]*)(?=[),.;:]|$)"
 )
 # What every match of _MEASURED_IN holds: 'ed by ', 'ed in terms of '.

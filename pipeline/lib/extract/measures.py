@@ -72,16 +72,22 @@ def add_cued_measures(paper: PaperState) -> None:
     cue_ends = [cue.end + 1 for cue in cues]
     # After 'in terms of' every item of the list is what is evaluated, so a list goes on past an
     # item that is no measure ('in terms of both mesh quality and runtime').
-    evaluation_lists = {cue.end + 1 for cue in cues if cue.entry.name in _MEASURE_PHRASES}
-    changes = {cue.end + 1 for cue in cues if cue.entry.name.startswith(CHANGE_VERB_STEMS)}
-    qualities = {cue.end + 1 for cue in cues if cue.entry.name in _COMPARATIVES}
-    counts = {
-        cue.end + 1
-        for cue in cues
-        if cue.entry.name in _COMPARED_COUNTS
-        and _FACTOR_BEFORE.search(text, max(0, cue.start - 20), cue.start)
-    }
-    if "%" in text or "×" in text or "x " in text or "times" in text:
+    evaluation_lists: set[int] = set()
+    changes: set[int] = set()
+    qualities: set[int] = set()
+    counts: set[int] = set()
+    for cue in cues:  # one pass over the cues, most of which are none of these
+        name = cue.entry.name
+        if name in _MEASURE_PHRASES:
+            evaluation_lists.add(cue.end + 1)
+        elif name in _COMPARATIVES:
+            qualities.add(cue.end + 1)
+        elif name in _COMPARED_COUNTS:
+            if _FACTOR_BEFORE.search(text, max(0, cue.start - 20), cue.start):
+                counts.add(cue.end + 1)
+        elif name.startswith(CHANGE_VERB_STEMS):
+            changes.add(cue.end + 1)
+    if "%" in text or "×" in text or "x " in text or "\\times" in text:
         cue_ends += [value.end() for value in _VALUE_BEFORE.finditer(text)]
     for cue_end in sorted(cue_ends)[:MAX_MEASURE_CUES]:
         position = _LEAD.match(text, cue_end).end()
@@ -131,11 +137,18 @@ def add_modified_measures(paper: PaperState) -> None:
     for head in paper.cue_hits:
         if head.entry.kind != "cue:measure_head":
             continue
+        is_time = head.entry.name in _TIME_HEADS
+        if (
+            is_time
+            and text[max(0, head.start - 16) : head.start - 1].rpartition(" ")[2]
+            not in _COMPUTE_TIME_MODIFIERS
+        ):
+            continue  # most 'time' is no measure: a check cheaper than the pattern's
         word = _PREVIOUS_WORD.search(text, max(0, head.start - 30), head.start)
         if word is None:
             continue
         modifier = word.group()[:-1]
-        if head.entry.name in _TIME_HEADS:
+        if is_time:
             if modifier not in _COMPUTE_TIME_MODIFIERS or _SETTING_BEFORE.search(
                 text, max(0, word.start() - 40), word.start()
             ):
