@@ -72,44 +72,44 @@ def add_cued_measures(paper: PaperState) -> None:
     cue_ends = [cue.end + 1 for cue in cues]
     # After 'in terms of' every item of the list is what is evaluated, so a list goes on past an
     # item that is no measure ('in terms of both mesh quality and runtime').
-    evaluation_lists: set[int] = set()
-    changes: set[int] = set()
-    qualities: set[int] = set()
-    counts: set[int] = set()
-    for cue in cues:  # one pass over the cues, most of which are none of these
+    # What each cue says of the phrase after it, in one pass over the cues: an evaluation list,
+    # a quality, a count compared by a factor, a change by a value.
+    kinds: dict[int, str] = {}
+    for cue in cues:
         name = cue.entry.name
         if name in _MEASURE_PHRASES:
-            evaluation_lists.add(cue.end + 1)
+            kinds[cue.end + 1] = "list"
         elif name in _COMPARATIVES:
-            qualities.add(cue.end + 1)
+            kinds[cue.end + 1] = "quality"
         elif name in _COMPARED_COUNTS:
             if _FACTOR_BEFORE.search(text, max(0, cue.start - 20), cue.start):
-                counts.add(cue.end + 1)
+                kinds[cue.end + 1] = "count"
         elif name.startswith(CHANGE_VERB_STEMS):
-            changes.add(cue.end + 1)
+            kinds[cue.end + 1] = "change"
     if "%" in text or "×" in text or "x " in text or "\\times" in text:
         cue_ends += [value.end() for value in _VALUE_BEFORE.finditer(text)]
     for cue_end in sorted(cue_ends)[:MAX_MEASURE_CUES]:
         position = _LEAD.match(text, cue_end).end()
+        kind = kinds.get(cue_end)
         for listed in range(MAX_LISTED):
             span = _measure_at(text, position) if position >= 0 else None
-            if span is None and not listed and cue_end in counts:
+            if span is None and not listed and kind == "count":
                 span = _counted_at(text, position)
                 if span is not None:
                     _add_measure(paper, span)
                 break
-            if span is None and not listed and cue_end in qualities:
+            if span is None and not listed and kind == "quality":
                 quality = _QUALITY.match(text, position)
                 if quality is not None and quality.group(1) not in _UNMEASURED_QUALITIES:
                     _add_measure(paper, quality.span(1))
                 break
-            if span is None and not listed and cue_end in changes:
+            if span is None and not listed and kind == "change":
                 span = _changed_by(text, position)
                 if span is not None:
                     _add_measure(paper, span)
                 break
             if span is None:
-                other = _LISTED_ITEM.match(text, position) if cue_end in evaluation_lists else None
+                other = _LISTED_ITEM.match(text, position) if kind == "list" else None
                 if other is None:
                     break
                 span = (position, other.end())
