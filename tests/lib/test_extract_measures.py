@@ -19,6 +19,7 @@ def metrics(text: str) -> set[str]:
             {"calibration", "runtime", "memory footprint"},
         ),
         ("It gives a 3× speedup on long inputs.", {"speedup"}),
+        ("The kernel brings 2.5× speedups on long inputs.", {"speedups"}),
         ("It significantly reduces training time.", {"training time"}),
         ("It boosts FooLM's reasoning accuracy.", {"reasoning accuracy"}),
         ("We find a 40% reduction in memory footprint.", {"memory footprint"}),
@@ -76,3 +77,177 @@ def test_a_measure_named_by_its_modifier_needs_no_cue(text, expected):
 )
 def test_a_head_without_a_naming_modifier_is_left_to_the_cues(text):
     assert metrics(text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Pretraining the tagger takes 120 GPU hours.", {"GPU hours"}),
+        ("The search costs 3 GPU-days instead of 40.", {"GPU days"}),
+        ("It needs 30% less GPU memory at inference.", {"GPU memory"}),
+    ],
+)
+def test_a_compute_budget_is_a_measure(text, expected):
+    found = metrics(text)
+    assert {name.replace("-", " ") for name in found} == expected, found
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The planner improves route robustness by 4 points.", {"route robustness"}),
+        ("Caching reduces decoding stalls by up to 30%.", {"decoding stalls"}),
+        ("It boosts answer diversity by an average of 12%.", {"answer diversity"}),
+        # Not measures: a generic word, a baseline, a task.
+        ("It improves performance by 5% over the baseline.", set()),
+        ("It improves over baselines by 3 points.", set()),
+        ("It improves image retrieval by 2.9%.", set()),
+    ],
+)
+def test_what_a_cue_verb_changes_by_a_value_is_a_measure(text, expected):
+    assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The student needs 3× fewer parameters than its teacher.", {"parameters"}),
+        ("It reads 10x more tokens, yet trains faster.", {"tokens"}),
+        ("Clients send 40x less communication per round.", {"communication"}),
+        ("It takes 5 times fewer gradient steps.", {"gradient steps"}),
+        # Not measures: no factor, data, a percentage of solved items.
+        ("It needs fewer labels and more compute.", set()),
+        ("It uses 3x less data.", set()),
+        ("It solves 12% more puzzles.", set()),
+    ],
+)
+def test_a_count_compared_by_a_factor_is_a_measure(text, expected):
+    assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("It gives up to a 3$\\times$ speedup over solvers.", {"speedup"}),
+        ("It needs 5$\\times$ fewer parameters.", {"parameters"}),
+        ("It reaches 12\\% lower serving latency.", {"serving latency"}),
+    ],
+)
+def test_a_value_written_in_tex_cues_a_measure(text, expected):
+    assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("It keeps fidelity (as assessed by QXRA) and diversity.", {"QXRA"}),
+        ("Drift is quantified by ZEDI, which we define below.", {"ZEDI"}),
+        ("Answers are good, as evaluated by GPT-4o.", set()),  # a model judges
+        ("Outputs were evaluated by HumEval.", set()),  # 'evaluated by' alone names no measure
+    ],
+)
+def test_an_acronym_something_is_measured_by_is_a_metric(text, expected):
+    assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The gain shows in the total computation time.", {"computation time"}),
+        ("Its training times stay short on one device.", {"training times"}),
+        ("Wall-clock time aside, the execution time is what we report.", {"execution time"}),
+        # When something happens, and a complexity bound, are no measures.
+        ("It adapts at inference time.", set()),
+        ("At training and inference time the cache is shared.", set()),
+        ("The algorithm has a running time of O(n log n).", set()),
+    ],
+)
+def test_a_compute_time_is_a_measure_wherever_it_is_written(text, expected):
+    assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Its masks show better transferability than before.", {"transferability"}),
+        ("The sampler yields greater diversity, and higher stability.", {"diversity", "stability"}),
+        # Properties of a method, and a quality noun that modifies another word.
+        ("The design offers better scalability and lower complexity.", set()),
+        ("It samples higher density regions.", set()),
+    ],
+)
+def test_a_quality_noun_after_a_comparative_is_a_measure(text, expected):
+    assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Wider layers yield large gains in sample efficiency here.", {"sample efficiency"}),
+        ("It improves sample-efficiency on every maze.", {"sample-efficiency"}),
+        ("It has 20% higher sample efficiency.", {"sample efficiency"}),
+        ("Control from pixels demands sample efficiency.", set()),  # no value, comparison or change
+    ],
+)
+def test_sample_efficiency_is_a_measure_where_it_is_compared(text, expected):
+    assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We evaluate the coverage of the generated tests.", {"coverage"}),
+        ("We then quantify serving latency per request.", {"serving latency"}),
+        ("We evaluate the planner on mazes.", set()),  # no measure head
+    ],
+)
+def test_what_is_evaluated_is_a_measure(text, expected):
+    assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("It lowers calibration error across tasks.", {"calibration error"}),
+        ("It cuts memory footprint by half.", {"memory footprint"}),
+    ],
+)
+def test_a_second_head_ends_the_phrase_before_a_preposition(text, expected):
+    assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We prove a lower bound on the decoding error rate.", {"decoding error rate"}),
+        ("We give bounds on the tracking regret of the learner.", {"tracking regret"}),
+        ("We bound the number of queries.", set()),
+        ("We give a bound on the error.", set()),  # a weak head alone
+    ],
+)
+def test_what_a_bound_is_on_is_a_measure(text, expected):
+    assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We measure the constraint satisfaction rate of each planner.", {"constraint satisfaction rate"}),
+        ("A probe that measures decoding latency is added.", {"decoding latency"}),
+        ("A risk measure that measures tail loss.", set()),  # no head after the verb
+    ],
+)
+def test_what_we_measure_is_a_measure(text, expected):
+    assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We give the first $O(\\log T)$-regret learner for routing.", {"regret"}),
+        ("It is an O(sqrt(T))-regret method.", {"regret"}),
+        ("We train a top-accuracy model.", set()),  # a hyphen after a word still joins it
+    ],
+)
+def test_a_metric_joined_to_a_bound_is_a_metric(text, expected):
+    assert metrics(text) == expected

@@ -828,3 +828,12 @@ def test_a_proposed_mention_carries_the_rule_and_cue_that_proposed_it():
 def test_a_mention_referenced_by_a_rule_names_it():
     mentions = extract_entities("We propose HexaNet [12] for parsing.").mentions
     assert {(m.name, m.role, m.evidence) for m in mentions} >= {("HexaNet", "referenced", "cited_as_others")}
+
+
+def test_a_proposed_name_an_apposition_calls_a_metric_is_a_metric():
+    mentions = extract_entities(
+        "We propose the *Toll of Idle Slots (TIS)*, a new metric that counts delay."
+    ).mentions
+    assert {(m.name, m.entity_type, m.role) for m in mentions} == {("TIS", "metric", "proposed")}
+    method = extract_entities("We propose SlotNet, a new method that improves the metric.").mentions
+    assert {(m.name, m.entity_type) for m in method} == {("SlotNet", "method")}

@@ -13,6 +13,7 @@ from pipeline.lib.extract.shapes import (
     KIND_GROUPS,
     KIND_NOUN,
     NEXT_WORD,
+    SIZE_TAG,
     in_formula,
     introduced_type,
     is_name_shape,
@@ -29,6 +30,7 @@ from pipeline.lib.extract.state import Entity, PaperState, SpanIndex
 from pipeline.lib.extract.vocabulary import (
     APPOSED_KIND_NOUNS,
     DATASET_HEADS,
+    DOCUMENT_PARTS,
     FUNCTION_WORDS,
     INTRO_FILLERS,
     METHOD_HEADS,
@@ -96,7 +98,9 @@ _STATED_VALUE = re.compile(r"\d(?:\.\d+)?\s?(?:%|×|x\b|-fold\b|points?\b|pp\b)|
 
 
 _COMPARED_QUALITY = re.compile(
-    r"\b(?:higher|better|best|superior|lower|comparable|competitive|top)\b(?: [\w-]+){0,2} $"
+    r"\b(?:higher|better|best|superior|lower|comparable|competitive|top"
+    r"|(?:improvements?|gains?|increases?|decreases?|reductions?|drops?) in"
+    r"|improves?|improved|improving|boosts?|enhances?)\b(?: [\w-]+){0,2} $"
 )
 
 
@@ -243,6 +247,9 @@ def add_lexicon_hits(paper: PaperState) -> None:
 _PATH_PART_BEFORE = re.compile(r"(?<![\w.-])[a-z][\w.-]*/$")
 
 
+_SIZE_AFTER = re.compile(r" (\d+(?:\.\d+)?[BM])(?![\w-])")
+
+
 def add_shape_tokens(paper: PaperState) -> None:
     text, lexicon = paper.text, paper.lexicon
     long_forms = SpanIndex(paper.long_forms)  # most tokens are in none: no scan of them all
@@ -254,7 +261,11 @@ def add_shape_tokens(paper: PaperState) -> None:
         while start > 0 and _word_char(text[start - 1]):
             start -= 1  # the word began in lower case: video-SALMONN, eNeRgy-GPT
         previous_end = end
-        if text.startswith(("http", "www."), start) or (m.start() == start and plain_capitalised(m.group())):
+        if text.startswith(("http", "www."), start):
+            continue
+        if m.start() == start and plain_capitalised(m.group()):
+            if text[end + 1 : end + 2].isdigit():  # most capitalised words have no count after them
+                _add_sized_word(paper, m.group(), start, end)
             continue
         if start > 1 and text[start - 1] == "/" and _PATH_PART_BEFORE.search(text, max(0, start - 40), start):
             continue  # a path: 'examples/ThoughtRollback', but not 'RankDice/RankIoU'
@@ -288,7 +299,11 @@ def add_shape_tokens(paper: PaperState) -> None:
             continue
         entry = lexicon.lookup(token)
         if entry is None and (
-            (_CAPITALISED_COMPOUND.fullmatch(token) and not _named_as_own(paper, token, start))
+            (
+                _CAPITALISED_COMPOUND.fullmatch(token)
+                and not SIZE_TAG.search(token)  # but 'Zorb-Large' is a released model's size
+                and not _named_as_own(paper, token, start)
+            )
             or (
                 _SPELLED_INITIALS.fullmatch(token)
                 and not DATASET_SHAPE.search(token)
@@ -388,6 +403,19 @@ def _glued_part(
 
 
 _ASCII_LOWER = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _add_sized_word(paper: PaperState, word: str, start: int, end: int) -> None:
+    """'Zentro 125M': a capitalised word with a parameter count is a released model; not a part
+    of the paper ('Table 2B') nor a dataset ('on the Posture 3.6M dataset')."""
+    text = paper.text
+    size = _SIZE_AFTER.match(text, end) if text.startswith(" ", end) else None
+    if size is None or word.lower() in FUNCTION_WORDS or word in DOCUMENT_PARTS:
+        return
+    following = NEXT_WORD.match(text[size.end() : size.end() + 40])
+    if (following is not None and following.group(1).lower() in DATASET_HEADS) or _evaluated_on(text, start):
+        return
+    paper.add(f"{word} {size.group(1)}", "model", (start, size.end()))
 
 
 def _evaluated_on(text: str, start: int) -> bool:

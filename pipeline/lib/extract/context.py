@@ -45,13 +45,18 @@ from pipeline.lib.extract.vocabulary import (
 _SPACED_SIZE = re.compile(r" (\d+(?:x\d+)?(?:\.\d+)?[BM])(?![\w-])")
 
 
+_PATCH_SIZE = re.compile(r"/\d{1,2}(?![\w%]|\.\d)")
+
+
 _TRAILING_VERSION = re.compile(r"(?<= )\d+(?:\.\d+)?$")
 
 
 _OTHER_VERSION = re.compile(r"/(\d+(?:\.\d+)?)(?![\w.%])")
 
 
-_VERSION = re.compile(r" ((?:[VR]|v)?\d+(?:\.\d+)?)(?:/((?:[VR]|v)?\d+(?:\.\d+)?))?(?![\w.%])")
+# A version may end a sentence ('we prompt Grok 3.'); not a number's first part ('2.5'), nor a
+# factor ('FooNet 2.5 times faster').
+_VERSION = re.compile(r" ((?:[VR]|v)?\d+(?:\.\d+)?)(?:/((?:[VR]|v)?\d+(?:\.\d+)?))?(?![\w%]|\.\w| times\b)")
 
 
 # The name before a dataset head word, read backwards: 'the LVIS', 'on the Open Graph'.
@@ -140,9 +145,16 @@ def add_versions(paper: PaperState) -> None:
                     f"{stem}{sibling.group(1)}", versioned_type, (start, sibling.end()), known=entity.known
                 )
                 continue
-            size = _SPACED_SIZE.match(text, end) if entity.entity_type == "model" else None
+            patch = (
+                _PATCH_SIZE.match(text, end) if entity.entity_type == "model" and base[-1].isupper() else None
+            )
+            if patch is not None:  # 'ViT-B/16': the patch size names the released model
+                paper.add(f"{base}{patch.group()}", "model", (start, patch.end()), known=entity.known)
+                continue
+            size = _SPACED_SIZE.match(text, end) if entity.entity_type != "dataset" else None
             if size is not None and not SIZE_TAG.search(base):
-                # 'Qwen2.5 32B' is one released model, as 'Qwen2.5-32B' would be.
+                # 'Qwen2.5 32B' is one released model, as 'Qwen2.5-32B' would be; so is a coined
+                # name with a parameter count, 'FooLM 125M'.
                 paper.add(f"{base} {size.group(1)}", "model", (start, size.end()), known=entity.known)
                 continue
             m = _VERSION.match(text, end)
@@ -162,15 +174,21 @@ _TIER_AFTER = re.compile(
 )
 
 
+# A tier written in lower case, joined or after the version: 'gpt-3.5-turbo', 'GPT-4o mini'.
+_LOWER_TIER_AFTER = re.compile(
+    r"(?:-(?:turbo|mini|preview|instruct|chat|pro|flash|nano|lite)| mini)(?![\w-])"
+)
+
+
 def add_tiers(paper: PaperState) -> None:
     text = paper.text
     for entity in list(paper.entities.values()):
         if entity.entity_type != "model":
             continue
         for start, end in list(entity.spans):
-            tier = _TIER_AFTER.match(text, end)
+            tier = _TIER_AFTER.match(text, end) or _LOWER_TIER_AFTER.match(text, end)
             if tier is not None:
-                name = f"{text[start:end]} {tier.group(1)}"
+                name = f"{text[start:end]}{tier.group()}"
                 paper.add(name, "model", (start, tier.end()), known=entity.known)
 
 
@@ -400,6 +418,21 @@ def add_measured_in(paper: PaperState) -> None:
         for item in _MEASURE_ITEM.finditer(m.group(1)):
             if len(item.group().split()) <= 3:
                 _add_metric_phrase(paper, item.group(), m.start(1) + item.start(), m)
+    for m in _AS_MEASURED_BY.finditer(text):
+        if m.group(1) in ("measured", "quantified") or text.endswith("as ", 0, m.start()):
+            _add_measuring_acronym(paper, m.span(2))
+
+
+def _add_measuring_acronym(paper: PaperState, span: tuple[int, int]) -> None:
+    """'fidelity (as assessed by GIQA)': an acronym that something is measured by is a metric,
+    unless it is known as something else ('as judged by GPT-4' names a model)."""
+    owners = [e for e in paper.entities.values() if span in e.spans]
+    if any(owner.known or owner.expansion or owner.entity_type != "method" for owner in owners):
+        return
+    if owners:
+        paper.retype(owners[0], "metric")
+    elif span not in paper.covered:
+        paper.add(paper.text[span[0] : span[1]], "metric", span)
 
 
 def add_parenthesis_lists(paper: PaperState) -> None:
@@ -473,6 +506,13 @@ def _add_evaluation_list(paper: PaperState, position: int) -> None:
 _MEASURED_IN = re.compile(
     rf"\b(?:{alternation(MEASURE_VERBS)}) (?:{alternation(MEASURE_PREPOSITIONS)}) (?:the )?"
     r"([\w-]+(?:(?: |, | and |, and )[\w-]+){0,5})(?=[),.;:]|$)"
+)
+# 'as assessed by GIQA', 'quantified by FooScore': what the measure is taken with.
+# The verb first, so that the pattern is tried only where one of them begins; 'evaluated' and
+# 'assessed' need the 'as' before them.
+_AS_MEASURED_BY = re.compile(
+    rf"({alternation(MEASURE_VERBS)}) (?:by|with|via|using) (?:the )?"
+    r"([A-Z][A-Za-z]*[A-Z][A-Za-z0-9-]*)(?=[),.;:]|$)"
 )
 # What every match of _MEASURED_IN holds: 'ed by ', 'ed in terms of '.
 _MEASURED_JOINTS = tuple(

@@ -168,7 +168,9 @@ class Lexicon:
                     continue
                 if exact is not None and not _same_capitalised(exact, text[start:end]):
                     continue
-                if not on_word_boundaries(text, start, end):
+                if not on_word_boundaries(text, start, end) and not (
+                    entry.kind == "metric" and _AFTER_BOUND.match(text, max(0, start - 2), start)
+                ):
                     continue
                 hit = best.get(start)
                 if hit is None or end > hit.end:
@@ -196,6 +198,10 @@ class Lexicon:
 
     def is_model_family(self, token: str) -> bool:
         return self.model_family.match(token) is not None
+
+
+# A metric joined to the bound before it: '$O(\\log n)$-regret', 'O(√T)-regret'.
+_AFTER_BOUND = re.compile(r"[)$}]-")
 
 
 def on_word_boundaries(text: str, start: int, end: int) -> bool:

@@ -21,17 +21,24 @@ from pipeline.lib.extract.shapes import LIST_JOIN
 from pipeline.lib.extract.state import PaperState
 from pipeline.lib.extract.tasks import task_phrase_start
 from pipeline.lib.extract.vocabulary import (
+    CHANGE_VERB_STEMS,
     CLAIM_VERBS,
+    COMPUTE_TIME_MODIFIERS,
+    DATASET_HEADS,
     FUNCTION_WORDS,
     MEASURE_CUES,
     MEASURE_HEADS,
     MEASURE_PHRASES,
     MEASURE_SETTINGS,
+    METHOD_HEADS,
     METRIC_FILLERS,
     METRIC_HEADS,
     PREPOSITIONS,
     TASK_HEADS,
     TASK_WORD_STOPS,
+    TIME_HEADS,
+    UNMEASURED_QUALITIES,
+    UNMEASURED_WORDS,
     UNNAMED_ALONE_METRIC_HEADS,
     WEAK_MEASURE_HEADS,
     WEAK_METRIC_HEADS,
@@ -52,7 +59,9 @@ _LEAD = re.compile(
 )
 _WORD = re.compile(r"[a-z0-9][a-z0-9@-]*(?=[\s,.;:)]|$)")
 # A value right before what it is a value of: 'a 3× speedup', 'a 12% error rate'.
-_VALUE_BEFORE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:%|×|x)\s(?=[a-z])")
+# A factor may be written in TeX: 'a 3$\times$ speedup', '40\% fewer'.
+_TIMES = r"(?:×|x|\$?\\times\$?)"
+_VALUE_BEFORE = re.compile(rf"(?<![\w.])\$?\d+(?:\.\d+)?\s?(?:%|\\%|{_TIMES})\s(?=[a-z])")
 
 
 def add_cued_measures(paper: PaperState) -> None:
@@ -63,15 +72,44 @@ def add_cued_measures(paper: PaperState) -> None:
     cue_ends = [cue.end + 1 for cue in cues]
     # After 'in terms of' every item of the list is what is evaluated, so a list goes on past an
     # item that is no measure ('in terms of both mesh quality and runtime').
-    evaluation_lists = {cue.end + 1 for cue in cues if cue.entry.name in _MEASURE_PHRASES}
-    if "%" in text or "×" in text or "x " in text:
+    # What each cue says of the phrase after it, in one pass over the cues: an evaluation list,
+    # a quality, a count compared by a factor, a change by a value.
+    kinds: dict[int, str] = {}
+    for cue in cues:
+        name = cue.entry.name
+        if name in _MEASURE_PHRASES:
+            kinds[cue.end + 1] = "list"
+        elif name in _COMPARATIVES:
+            kinds[cue.end + 1] = "quality"
+        elif name in _COMPARED_COUNTS:
+            if _FACTOR_BEFORE.search(text, max(0, cue.start - 20), cue.start):
+                kinds[cue.end + 1] = "count"
+        elif name.startswith(CHANGE_VERB_STEMS):
+            kinds[cue.end + 1] = "change"
+    if "%" in text or "×" in text or "x " in text or "\\times" in text:
         cue_ends += [value.end() for value in _VALUE_BEFORE.finditer(text)]
     for cue_end in sorted(cue_ends)[:MAX_MEASURE_CUES]:
         position = _LEAD.match(text, cue_end).end()
-        for _ in range(MAX_LISTED):
+        kind = kinds.get(cue_end)
+        for listed in range(MAX_LISTED):
             span = _measure_at(text, position) if position >= 0 else None
+            if span is None and not listed and kind == "count":
+                span = _counted_at(text, position)
+                if span is not None:
+                    _add_measure(paper, span)
+                break
+            if span is None and not listed and kind == "quality":
+                quality = _QUALITY.match(text, position)
+                if quality is not None and quality.group(1) not in _UNMEASURED_QUALITIES:
+                    _add_measure(paper, quality.span(1))
+                break
+            if span is None and not listed and kind == "change":
+                span = _changed_by(text, position)
+                if span is not None:
+                    _add_measure(paper, span)
+                break
             if span is None:
-                other = _LISTED_ITEM.match(text, position) if cue_end in evaluation_lists else None
+                other = _LISTED_ITEM.match(text, position) if kind == "list" else None
                 if other is None:
                     break
                 span = (position, other.end())
@@ -99,17 +137,37 @@ def add_modified_measures(paper: PaperState) -> None:
     for head in paper.cue_hits:
         if head.entry.kind != "cue:measure_head":
             continue
+        is_time = head.entry.name in _TIME_HEADS
+        if (
+            is_time
+            and text[max(0, head.start - 16) : head.start - 1].rpartition(" ")[2]
+            not in _COMPUTE_TIME_MODIFIERS
+        ):
+            continue  # most 'time' is no measure: a check cheaper than the pattern's
         word = _PREVIOUS_WORD.search(text, max(0, head.start - 30), head.start)
         if word is None:
             continue
         modifier = word.group()[:-1]
-        if modifier in TASK_HEADS:
+        if is_time:
+            if modifier not in _COMPUTE_TIME_MODIFIERS or _SETTING_BEFORE.search(
+                text, max(0, word.start() - 40), word.start()
+            ):
+                continue
+            start = word.start()
+        elif modifier in TASK_HEADS:
             start = _measure_phrase_start(text, task_phrase_start(text, word.start()), word.start())
         elif modifier in _MEASURE_SETTINGS:
             start = word.start()
         else:
             continue
         _add_measure(paper, (start, head.end))
+
+
+_TIME_HEADS = frozenset(TIME_HEADS)
+_COMPUTE_TIME_MODIFIERS = frozenset(COMPUTE_TIME_MODIFIERS)
+# 'at inference time', 'at training and inference time': when something happens, not how long
+# it takes.
+_SETTING_BEFORE = re.compile(r"\b(?:[Aa]t|[Dd]uring|[Ii]n)(?: the)?(?: [\w-]+(?:,| and| or| and/or))* $")
 
 
 def _measure_phrase_start(text: str, start: int, head_start: int) -> int:
@@ -151,6 +209,73 @@ def _measure_at(text: str, position: int) -> tuple[int, int] | None:
     return None
 
 
+# What a cue verb changes by a value: 'by 30%', 'by up to 4 points', 'by 2.1 BLEU'.
+_BY_VALUE = re.compile(
+    r" by (?:up to |over |about |around |nearly |almost |more than |an average of )?[+-]?\d"
+)
+_UNMEASURED = frozenset(UNMEASURED_WORDS) | METHOD_HEADS | DATASET_HEADS
+
+
+def _changed_by(text: str, position: int) -> tuple[int, int] | None:
+    """'reduces latency by 30%', 'improves robustness by 4 points': the lower-case phrase a cue
+    verb changes by a value is a measure, whatever its head, unless it names a task."""
+    start = position
+    for _ in range(MAX_MEASURE_WORDS - 1):
+        word = _WORD.match(text, position)
+        if word is None or not _may_be_in_measure(word.group()) or word.group() in _PREPOSITIONS:
+            return None
+        if _BY_VALUE.match(text, word.end()):
+            # A task is what is improved, not what is measured: 'improves image retrieval by 3%'.
+            head = word.group()
+            return None if head in _UNMEASURED or head in TASK_HEADS else (start, word.end())
+        if not text.startswith(" ", word.end()):
+            return None
+        position = word.end() + 1
+    return None
+
+
+# A comparative before a quality noun: 'better transferability', 'higher stability than'.
+_COMPARATIVES = frozenset(("better", "higher", "greater", "superior", "improved", "lower", "stronger"))
+_QUALITY = re.compile(r"([a-z][a-z-]{3,}(?:ity|ness))(?= and | than |[,.;:)]| compared)")
+_UNMEASURED_QUALITIES = frozenset(UNMEASURED_QUALITIES)
+# A count compared by a factor: '3× fewer parameters', '10x more tokens'.
+_COMPARED_COUNTS = frozenset(("fewer", "more", "less"))
+_FACTOR_BEFORE = re.compile(rf"(?<![\w.])\$?\d+(?:\.\d+)?\s?(?:{_TIMES}|times)\s$")
+
+
+def _counted_at(text: str, position: int) -> tuple[int, int] | None:
+    """'3× fewer parameters', '10x more training tokens': the noun phrase a factor compares is
+    what is measured, when it ends where the words that may be counted end ('than', 'per', a
+    comma), not at a describing word ('2× more diverse prompts')."""
+    words: list[re.Match[str]] = []
+    while len(words) < MAX_MEASURE_WORDS:
+        word = _WORD.match(text, position)
+        if word is None or not _may_be_counted(word.group()):
+            break
+        words.append(word)
+        if not text.startswith(" ", word.end()):
+            break
+        position = word.end() + 1
+    if not words or len(words) == MAX_MEASURE_WORDS or words[-1].group() in _UNMEASURED:
+        return None
+    end = words[-1].end()
+    following = _WORD.match(text, end + 1) if text.startswith(" ", end) else None
+    if following is not None and (following.group() in MEASURE_CUES or following.group().endswith("ly")):
+        return None
+    return words[0].start(), end
+
+
+def _may_be_counted(word: str) -> bool:
+    # What is counted may be a word tasks stop at ('tokens', 'samples'); a rate's 'per' ends it.
+    return not (
+        word in FUNCTION_WORDS
+        or word in MEASURE_CUES
+        or word in _PREPOSITIONS
+        or word == "per"
+        or word.endswith("ly")
+    )
+
+
 def _may_be_in_measure(word: str) -> bool:
     # A cue word starts a measure of its own ('higher accuracy and lower latency'); an adverb
     # qualifies the cue ('significantly lower latency').
@@ -160,8 +285,10 @@ def _may_be_in_measure(word: str) -> bool:
 
 
 def _continues(text: str, end: int) -> bool:
-    """Whether a lower-case word follows end: the phrase goes on past it."""
-    return text.startswith(" ", end) and _WORD.match(text, end + 1) is not None
+    """Whether a lower-case word follows end: the phrase goes on past it ('training time
+    efficiency'); not a function word or a preposition ('calibration error across tasks')."""
+    word = _WORD.match(text, end + 1) if text.startswith(" ", end) else None
+    return word is not None and word.group() not in FUNCTION_WORDS and word.group() not in _PREPOSITIONS
 
 
 def _add_measure(paper: PaperState, span: tuple[int, int]) -> None:

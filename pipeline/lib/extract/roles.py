@@ -143,7 +143,7 @@ def _proposal_cue(paper: PaperState, entity: Entity, coined: bool, first: int, f
 
 def retype_proposed_datasets(paper: PaperState) -> None:
     """'X, a benchmark for ...': a proposed method or model that a kind noun near it calls a
-    benchmark or dataset is one."""
+    benchmark or dataset is one; so is one an apposition calls a metric ('X, a new metric')."""
     text, cues = paper.text, paper.cues
     for entity in paper.entities.values():
         if entity.proposed and entity.entity_type in ("method", "model"):
@@ -151,6 +151,17 @@ def retype_proposed_datasets(paper: PaperState) -> None:
             sentence_start, _ = cue.sentence_of(cues, text, start)
             if introduced_type(text, max(sentence_start, start - 60), start, end) == "dataset":
                 paper.retype(entity, "dataset")
+            elif any(_called_a_metric(text, span_end) for _, span_end in entity.spans):
+                paper.retype(entity, "metric")  # 'the Price of Waiting (PoW), a new metric that'
+
+
+# After a name (and its abbreviation or emphasis), an apposition that calls it a metric.
+_CLOSING = re.compile(r"(?: \([A-Za-z][\w-]*\))?[*_)]*")
+
+
+def _called_a_metric(text: str, end: int) -> bool:
+    kind = APPOSITIVE_KIND.match(text, _CLOSING.match(text, end).end())
+    return kind is not None and kind_type(kind) == "metric"
 
 
 def _nothing_proposed(paper: PaperState) -> bool:

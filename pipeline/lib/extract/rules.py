@@ -76,6 +76,10 @@ RULES: tuple[Rule, ...] = (
         ("LOWER_PREFIXES", "MODEL_SIZE_WORDS", "TOPIC_HEADS"),
         candidates.add_shape_tokens,
         ("We compare against FooNet-7B and report results.", [("FooNet-7B", "model")]),
+        (
+            "We compare against Zentro 125M and Zorb-Large.",
+            [("Zentro 125M", "model"), ("Zorb-Large", "model")],
+        ),
     ),
     _rule(
         "glued_words",
@@ -131,6 +135,7 @@ RULES: tuple[Rule, ...] = (
         ("METRIC_HEADS",),
         context.add_measured_in,
         ("Quality is measured by plan success rate.", [("plan success rate", "metric")]),
+        ("It keeps fidelity (as assessed by QXRA) intact.", [("QXRA", "metric")]),
     ),
     _rule(
         "cued_measure",
@@ -151,6 +156,10 @@ RULES: tuple[Rule, ...] = (
         ("It reduces the cost of labels.", [], ("cost",)),
         ("We see a trade-off between recall and serving latency.", [("serving latency", "metric")]),
         ("It wins in terms of mesh quality and serving latency.", [("serving latency", "metric")]),
+        ("Caching reduces decoding stalls by 30%.", [("decoding stalls", "metric")]),
+        ("The student needs 3× fewer parameters.", [("parameters", "metric")]),
+        ("Its masks show better transferability than before.", [("transferability", "metric")]),
+        ("We prove a lower bound on the decoding error rate.", [("decoding error rate", "metric")]),
     ),
     _rule(
         "modified_measure",
@@ -166,6 +175,7 @@ RULES: tuple[Rule, ...] = (
             [("image classification accuracy", "metric")],
             ("against image classification accuracy",),
         ),
+        ("The gain shows in the total computation time.", [("computation time", "metric")]),
     ),
     _rule(
         "parenthesis_list",
@@ -262,6 +272,8 @@ RULES: tuple[Rule, ...] = (
         (),
         context.add_versions,
         ("We fine-tune FooLM 3 on the task.", [("FooLM 3", "model")]),
+        ("We distil QuuxLM 1.3B into a student.", [("QuuxLM 1.3B", "model")]),
+        ("Features come from ViT-B/16 and a linear head.", [("ViT-B/16", "model")]),
     ),
     _rule(
         "tier",
@@ -269,6 +281,7 @@ RULES: tuple[Rule, ...] = (
         ("MODEL_TIERS",),
         context.add_tiers,
         ("We query FooLM-7B Turbo for labels.", [("FooLM-7B Turbo", "model")]),
+        ("We query FooLM-7B mini for labels.", [("FooLM-7B mini", "model")]),
     ),
     _rule(
         "modified_name",
@@ -334,6 +347,10 @@ RULES: tuple[Rule, ...] = (
         (
             "We introduce TrailEval-7B, a new benchmark suite for hiking questions.",
             [("TrailEval-7B", "dataset", "proposed")],
+        ),
+        (
+            "We propose the Price of Waiting in Lines (PWL), a new metric for queues.",
+            [("PWL", "metric", "proposed")],
         ),
     ),
     _rule(

@@ -25,6 +25,7 @@ from pipeline.lib.extract.vocabulary import (
     METHOD_HEADS,
     METRIC_FOLLOWERS,
     METRIC_HEADS,
+    MODEL_RELEASE_WORDS,
     MODEL_SIZE_WORDS,
     SIZE_TAGS,
     TITLE_JOINERS,
@@ -60,9 +61,10 @@ _UNIT = re.compile(r"(?i)\d+(?:\.\d+)?(?:[kmbt]|bn|x|×|d|db|st|nd|rd|th|gb|mb|t
 _ROMAN = re.compile(r"[IVX]{1,4}s?")
 
 
+# A parameter count may be written in lower case: 'Quux-2-9b-it'.
 SIZE_TAG = re.compile(
-    rf"(?:^|[-_ ])(?:\d+(?:\.\d+)?[BM]|\d+B\d*[A-Z]?\d*T?|{alternation(SIZE_TAGS)})$"
-    r"|\d+(?:\.\d+)?[BM]-"
+    rf"(?:^|[-_ ])(?:\d+(?:\.\d+)?[BMb]|\d+B\d*[A-Z]?\d*T?|{alternation(SIZE_TAGS)})$"
+    r"|\d+(?:\.\d+)?[BMb]-"
 )
 
 
@@ -173,6 +175,10 @@ VOICE = re.compile(r"\b(?:[Ww]e|[Oo]ur|[Tt]his (?:work|paper))\b")
 _SENTENCE_OPENING = re.compile(r"(?:[.!?:]\s+|\n)[\"“(*]?$")
 
 
+# Lower-case words a released model's size or version keeps: 'Zephyr-7B-beta', 'Gemma-2-9b-it'.
+_RELEASE_WORDS = frozenset(MODEL_RELEASE_WORDS)
+
+
 def strip_token(text: str, start: int, end: int) -> tuple[int, int]:
     """Trim possessives, trailing punctuation, lower-case suffix words and generic lower-case
     prefixes from a token: ``LoRA-based`` -> ``LoRA``, ``GPT-4o's`` -> ``GPT-4o``, ``non-IID`` -> ``IID``."""
@@ -190,6 +196,7 @@ def strip_token(text: str, start: int, end: int) -> tuple[int, int]:
         and parts[-1].isalpha()
         and parts[-1].islower()
         and parts[-1] not in _MODEL_SIZE_WORDS
+        and not (parts[-1] in _RELEASE_WORDS and any(char.isdigit() for char in parts[-2]))
         and not GREEK_PREFIXED.fullmatch("-".join(parts))
     ):
         end -= len(parts[-1]) + 1
