@@ -63,3 +63,11 @@ def test_a_task_inside_a_found_name_is_left_to_it():
         for m in extract_entities("We propose Fast Object Detection Net (FODN).").mentions
     }
     assert ("object detection", "task") not in {(t.lower(), e) for t, e in found}
+
+
+def test_a_spelled_out_named_problem_is_a_task():
+    found = {
+        m.text: m.entity_type
+        for m in extract_entities("Solvers for the crate stacking problem (CSP) are slow.").mentions
+    }
+    assert found == {"crate stacking problem": "task", "CSP": "task"}

@@ -41,6 +41,8 @@ MAX_TASK_PHRASES = 200
 _TOKEN = re.compile(r"[A-Za-z0-9][\w'’+]*(?:[-–/][\w'’+]+)*")
 _FOLLOWER = re.compile(rf" (?:{alternation(TASK_FOLLOWERS)})\b")
 _PART = re.compile(r"[-–/]")
+# A word of a named problem's long form: lower case, or a digit-led token ('3D bin packing').
+_PLAIN_PROBLEM_WORD = re.compile(r"[a-z][a-z'-]*|\d[A-Za-z0-9-]*")
 _WORD_GAP = re.compile(r" (?=\S)")
 _SENTENCE_OPENING = re.compile(r"(?:[.!?:]\s+|\n)[\"“(]?$")
 _EXAMPLES_CUE = re.compile(r"\btasks?,? (?:such as|like|including|e\.g\.,?) $")
@@ -119,6 +121,11 @@ def _listed_together(text: str, first: tuple[int, int], second: tuple[int, int])
 
 
 def _is_task_long_form(long_form: str) -> bool:
+    """A long form that names a task: 'video super-resolution', or a named problem whose words
+    are plain ('job shop scheduling problems', '3D bin packing problem')."""
+    words = long_form.split()
+    if len(words) > 1 and words[-1].lower() in TASK_FOLLOWERS:
+        return all(_PLAIN_PROBLEM_WORD.fullmatch(word) and word not in TASK_WORD_STOPS for word in words[:-1])
     words = long_form.lower().split()
     return words[-1] in TASK_HEADS and all(
         part in _lines("task_words.txt") or part in FUNCTION_WORDS
