@@ -71,3 +71,11 @@ def test_a_spelled_out_named_problem_is_a_task():
         for m in extract_entities("Solvers for the crate stacking problem (CSP) are slow.").mentions
     }
     assert found == {"crate stacking problem": "task", "CSP": "task"}
+
+
+def test_a_plural_head_is_a_task_only_when_listed_or_followed():
+    assert tasks("The network gives faithful graph predictions.") == {}
+    assert set(tasks("We run image interpolations and image captioning.")) == {
+        "image interpolations",
+        "image captioning",
+    }

@@ -69,7 +69,9 @@ def add_tasks(paper: PaperState) -> None:
         span = _task_span(text, head.start, head.end, head.entry.name)
         if span is None:
             continue
-        if span[0] == head.start and not _FOLLOWER.match(text, head.end):
+        followed = _FOLLOWER.match(text, head.end) is not None
+        # A plural head names what a system outputs ('transparent predictions') unless listed.
+        if not followed and (span[0] == head.start or _is_plural_head(head.entry.name)):
             bare.append(span)  # a task only among others, below
         else:
             phrases.append(span)
@@ -112,6 +114,10 @@ def _task_span(text: str, head_start: int, head_end: int, head: str) -> tuple[in
     if start < head_start and _FOLLOWER.match(text, head_end):
         return start, head_end
     return None
+
+
+def _is_plural_head(form: str) -> bool:
+    return form not in TASK_HEADS and form.endswith("s") and form[:-1] in TASK_HEADS
 
 
 def _listed_together(text: str, first: tuple[int, int], second: tuple[int, int]) -> bool:
