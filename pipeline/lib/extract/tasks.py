@@ -40,6 +40,12 @@ MAX_TASK_PHRASES = 200
 
 _TOKEN = re.compile(r"[A-Za-z0-9][\w'’+]*(?:[-–/][\w'’+]+)*")
 _FOLLOWER = re.compile(rf" (?:{alternation(TASK_FOLLOWERS)})\b")
+# A head followed by the word for a way of doing it modifies that word: 'an online detection
+# algorithm', 'neural surface reconstruction methods' name no task unless a task name does.
+_MEANS = re.compile(
+    r" (?:algorithms?|methods?|approach(?:es)?|modules?|blocks?|techniques?|frameworks?|pipelines?"
+    r"|procedures?|schemes?|strateg(?:y|ies))\b"
+)
 _PART = re.compile(r"[-–/]")
 # A word of a named problem's long form: lower case, or a digit-led token ('3D bin packing').
 _PLAIN_PROBLEM_WORD = re.compile(r"[a-z][a-z'-]*|\d[A-Za-z0-9-]*")
@@ -90,6 +96,8 @@ def add_tasks(paper: PaperState) -> None:
             or (k + 1 < len(spans) and _listed_together(text, span, spans[k + 1]))
         )
     }
+    names = _lines("tasks.txt")
+    spans = [s for s in spans if not _MEANS.match(text, s[1]) or text[s[0] : s[1]].lower() in names]
     others = SpanIndex(paper.covered)  # the names other rules found, before any task is added
     for start, end in spans:
         if ((start, end) in bare_spans and (start, end) not in listed) or others.overlaps(start, end):
