@@ -84,3 +84,10 @@ def test_a_plural_head_is_a_task_only_when_listed_or_followed():
 def test_a_head_before_a_means_word_names_no_task_unless_a_task_name():
     assert tasks("We design an online detection algorithm for users.") == {}
     assert set(tasks("It beats image classification methods.")) == {"image classification"}
+
+
+def test_a_verb_before_the_head_ends_the_phrase():
+    assert set(tasks("Such models identify image segmentation cues and we study table detection tasks.")) == {
+        "image segmentation",
+        "table detection",
+    }

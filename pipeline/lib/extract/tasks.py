@@ -33,6 +33,22 @@ from pipeline.lib.extract.vocabulary import (
     alternation,
 )
 
+# Words of task names that before a head are the verb acting on it: 'we identify code comprehension'.
+_VERB_FORMS = frozenset(
+    [
+        "classify",
+        "detecting",
+        "evaluating",
+        "extracting",
+        "generating",
+        "identify",
+        "predict",
+        "predicting",
+        "recognizing",
+        "solving",
+        "using",
+    ]
+)
 MAX_TASK_WORDS = 4  # before the head: 'single image 3D reconstruction' has three
 # Task phrases read per paper, the first in the text: real abstracts hold a dozen at most, and a
 # text made of task heads would otherwise cost every phrase a look at every other.
@@ -171,7 +187,7 @@ def _phrase_start(text: str, head_start: int, titled: bool) -> int:
 
 def _is_task_word(text: str, token: str, token_start: int, titled: bool) -> bool:
     lower = token.lower()
-    if lower in FUNCTION_WORDS or lower in TASK_WORD_STOPS:
+    if lower in FUNCTION_WORDS or lower in TASK_WORD_STOPS or lower in _VERB_FORMS:
         return False
     if token.isupper() and len(token) <= 5:
         return True  # an acronym: 'KG completion', '3D pose estimation'
