@@ -91,3 +91,11 @@ def test_a_verb_before_the_head_ends_the_phrase():
         "image segmentation",
         "table detection",
     }
+
+
+def test_a_hyphened_compound_before_the_head_is_part_of_the_task():
+    assert set(tasks("We test on table-parsing, image-captioning and retrieval.")) == {
+        "table-parsing",
+        "image-captioning",
+        "retrieval",
+    }

@@ -128,6 +128,7 @@ def add_tasks(paper: PaperState) -> None:
 
 
 def _task_span(text: str, head_start: int, head_end: int, head: str) -> tuple[int, int] | None:
+    head_start = _compound_start(text, head_start)
     start = _phrase_start(text, head_start, text[head_start].isupper())
     if head not in WEAK_TASK_HEADS and head.removesuffix("s") not in WEAK_TASK_HEADS:
         return start, head_end
@@ -142,6 +143,18 @@ def _task_span(text: str, head_start: int, head_end: int, head: str) -> tuple[in
 
 def _is_plural_head(form: str) -> bool:
     return form not in TASK_HEADS and form.endswith("s") and form[:-1] in TASK_HEADS
+
+
+def _compound_start(text: str, head_start: int) -> int:
+    """Where a hyphened compound the head ends begins, when task words lead it: 'image-captioning'."""
+    if head_start < 2 or text[head_start - 1] not in "-–":
+        return head_start
+    window = max(0, head_start - 40)
+    word_start = max(text.rfind(" ", window, head_start), text.rfind("\n", window, head_start)) + 1
+    token = text[word_start : head_start - 1]
+    if _TOKEN.fullmatch(token) and _is_task_word(text, token, word_start, text[word_start].isupper()):
+        return word_start
+    return head_start
 
 
 def _listed_together(text: str, first: tuple[int, int], second: tuple[int, int]) -> bool:
