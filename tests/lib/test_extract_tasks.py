@@ -99,3 +99,8 @@ def test_a_hyphened_compound_before_the_head_is_part_of_the_task():
         "image-captioning",
         "retrieval",
     }
+
+
+def test_a_list_of_heads_before_a_noun_names_no_task():
+    assert tasks("It improves both segmentation and tracking quality.") == {}
+    assert set(tasks("It handles segmentation and tracking on video.")) == {"segmentation", "tracking"}

@@ -63,6 +63,7 @@ _MEANS = re.compile(
     r"|procedures?|schemes?|strateg(?:y|ies))\b"
 )
 _PART = re.compile(r"[-–/]")
+_NEXT_WORD = re.compile(r" ([a-z]+)\b(?![-–])")
 # A word of a named problem's long form: lower case, or a digit-led token ('3D bin packing').
 _PLAIN_PROBLEM_WORD = re.compile(r"[a-z][a-z'-]*|\d[A-Za-z0-9-]*")
 _WORD_GAP = re.compile(r" (?=\S)")
@@ -112,6 +113,7 @@ def add_tasks(paper: PaperState) -> None:
             or (k + 1 < len(spans) and _listed_together(text, span, spans[k + 1]))
         )
     }
+    listed -= {span for k, span in enumerate(spans) if span in listed and _list_modifies_noun(text, spans, k)}
     names = _lines("tasks.txt")
     spans = [s for s in spans if not _MEANS.match(text, s[1]) or text[s[0] : s[1]].lower() in names]
     others = SpanIndex(paper.covered)  # the names other rules found, before any task is added
@@ -143,6 +145,15 @@ def _task_span(text: str, head_start: int, head_end: int, head: str) -> tuple[in
 
 def _is_plural_head(form: str) -> bool:
     return form not in TASK_HEADS and form.endswith("s") and form[:-1] in TASK_HEADS
+
+
+def _list_modifies_noun(text: str, spans: list[tuple[int, int]], k: int) -> bool:
+    """Whether the list of heads spans[k] is in modifies the noun after it: 'in both generation
+    and reconstruction quality'."""
+    while k + 1 < len(spans) and _listed_together(text, spans[k], spans[k + 1]):
+        k += 1
+    after = _NEXT_WORD.match(text, spans[k][1])
+    return after is not None and after[1] not in FUNCTION_WORDS and after[1] not in TASK_FOLLOWERS
 
 
 def _compound_start(text: str, head_start: int) -> int:
