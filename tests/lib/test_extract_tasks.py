@@ -104,3 +104,11 @@ def test_a_hyphened_compound_before_the_head_is_part_of_the_task():
 def test_a_list_of_heads_before_a_noun_names_no_task():
     assert tasks("It improves both segmentation and tracking quality.") == {}
     assert set(tasks("It handles segmentation and tracking on video.")) == {"segmentation", "tracking"}
+
+
+def test_a_task_cue_announces_a_phrase_of_any_plain_words():
+    assert set(tasks("It helps on tasks such as kettle noise estimation and swamp attacks.")) == {
+        "kettle noise estimation",
+        "swamp attacks",
+    }
+    assert set(tasks("We study the problem of quiet lantern inference.")) == {"quiet lantern inference"}

@@ -68,6 +68,12 @@ _NEXT_WORD = re.compile(r" ([a-z]+)\b(?![-–])")
 _PLAIN_PROBLEM_WORD = re.compile(r"[a-z][a-z'-]*|\d[A-Za-z0-9-]*")
 _WORD_GAP = re.compile(r" (?=\S)")
 _SENTENCE_OPENING = re.compile(r"(?:[.!?:]\s+|\n)[\"“(]?$")
+# What announces a task phrase, with up to three list items before it: 'tasks such as X, Y and'.
+_TASK_CUE = re.compile(
+    r"\b(?:(?:tasks?|problems?),? (?:such as|like|including|e\.g\.,?)|(?:task|problem) of) "
+    r"(?:[\w'’-]+(?: [\w'’-]+){0,4}(?:,| and| or|, and|, or) ){0,3}$"
+)
+_CUED_WORD = re.compile(r"[a-z0-9][a-z0-9'’-]*|[A-Z0-9][A-Z0-9-]{0,4}")
 _EXAMPLES_CUE = re.compile(r"\btasks?,? (?:such as|like|including|e\.g\.,?) $")
 # 'we introduce the task of X', 'a new task, X', 'we formulate the novel problem of X'.
 _NEW_TASK = re.compile(
@@ -131,6 +137,9 @@ def add_tasks(paper: PaperState) -> None:
 
 def _task_span(text: str, head_start: int, head_end: int, head: str) -> tuple[int, int] | None:
     head_start = _compound_start(text, head_start)
+    cued = _cued_start(text, head_start)
+    if cued is not None:
+        return cued, head_end
     start = _phrase_start(text, head_start, text[head_start].isupper())
     if head not in WEAK_TASK_HEADS and head.removesuffix("s") not in WEAK_TASK_HEADS:
         return start, head_end
@@ -154,6 +163,24 @@ def _list_modifies_noun(text: str, spans: list[tuple[int, int]], k: int) -> bool
         k += 1
     after = _NEXT_WORD.match(text, spans[k][1])
     return after is not None and after[1] not in FUNCTION_WORDS and after[1] not in TASK_FOLLOWERS
+
+
+def _cued_start(text: str, head_start: int) -> int | None:
+    """Where a task phrase a task cue announces begins, over any plain lower-case words: 'tasks
+    such as entropy estimation', 'the problem of approximate inference'."""
+    start = head_start
+    for _ in range(MAX_TASK_WORDS):
+        if start < 2 or text[start - 1] != " ":
+            break
+        word_start = text.rfind(" ", max(0, start - 40), start - 1) + 1
+        token = text[word_start : start - 1]
+        lower = token.lower()
+        if not _CUED_WORD.fullmatch(token) or lower in FUNCTION_WORDS or lower in _VERB_FORMS:
+            break
+        start = word_start
+    if start < head_start and _TASK_CUE.search(text, max(0, start - 160), start):
+        return start
+    return None
 
 
 def _compound_start(text: str, head_start: int) -> int:
