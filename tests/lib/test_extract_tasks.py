@@ -112,3 +112,11 @@ def test_a_task_cue_announces_a_phrase_of_any_plain_words():
         "swamp attacks",
     }
     assert set(tasks("We study the problem of quiet lantern inference.")) == {"quiet lantern inference"}
+
+
+def test_a_named_only_head_makes_a_task_inside_a_task_name():
+    assert set(tasks("We apply it to crowd counting and to point cloud registration.")) == {
+        "crowd counting",
+        "point cloud registration",
+    }
+    assert tasks("Careful counting and better understanding help.") == {}

@@ -49,6 +49,28 @@ _VERB_FORMS = frozenset(
         "using",
     ]
 )
+# Heads that end a task only as a name of lexicons/tasks.txt ('crowd counting', 'bug fixing',
+# 'image registration') or before 'task'/'problem': alone they are everyday words.
+NAMED_TASK_HEADS = frozenset(
+    [
+        "anticipation",
+        "assessment",
+        "categorization",
+        "correction",
+        "counting",
+        "enhancement",
+        "fixing",
+        "grounding",
+        "making",
+        "re-identification",
+        "registration",
+        "removal",
+        "solving",
+        "spotting",
+        "transfer",
+        "understanding",
+    ]
+)
 MAX_TASK_WORDS = 4  # before the head: 'single image 3D reconstruction' has three
 # Task phrases read per paper, the first in the text: real abstracts hold a dozen at most, and a
 # text made of task heads would otherwise cost every phrase a look at every other.
@@ -63,6 +85,7 @@ _MEANS = re.compile(
     r"|procedures?|schemes?|strateg(?:y|ies))\b"
 )
 _PART = re.compile(r"[-–/]")
+_NAMED_HEAD = re.compile(rf"(?<![\w-])(?:{alternation(NAMED_TASK_HEADS)})\b(?!-)")
 _NEXT_WORD = re.compile(r" ([a-z]+)\b(?![-–])")
 # A word of a named problem's long form: lower case, or a digit-led token ('3D bin packing').
 _PLAIN_PROBLEM_WORD = re.compile(r"[a-z][a-z'-]*|\d[A-Za-z0-9-]*")
@@ -106,6 +129,12 @@ def add_tasks(paper: PaperState) -> None:
             phrases.append(span)
         if len(phrases) + len(bare) >= MAX_TASK_PHRASES:
             break
+    for match in _NAMED_HEAD.finditer(text):
+        if len(phrases) >= MAX_TASK_PHRASES:
+            break
+        span = _task_span(text, match.start(), match.end(), match[0], named_only=True)
+        if span is not None:
+            phrases.append(span)
     spans = sorted(phrases + bare)
     bare_spans = set(bare)
     # A bare head is a task beside another task in a list: only its neighbours in text order can be.
@@ -135,13 +164,15 @@ def add_tasks(paper: PaperState) -> None:
             paper.retype(entity, "task")
 
 
-def _task_span(text: str, head_start: int, head_end: int, head: str) -> tuple[int, int] | None:
+def _task_span(
+    text: str, head_start: int, head_end: int, head: str, named_only: bool = False
+) -> tuple[int, int] | None:
     head_start = _compound_start(text, head_start)
     cued = _cued_start(text, head_start)
     if cued is not None:
         return cued, head_end
     start = _phrase_start(text, head_start, text[head_start].isupper())
-    if head not in WEAK_TASK_HEADS and head.removesuffix("s") not in WEAK_TASK_HEADS:
+    if not named_only and head not in WEAK_TASK_HEADS and head.removesuffix("s") not in WEAK_TASK_HEADS:
         return start, head_end
     names = _lines("tasks.txt")
     for candidate in _starts(text, start, head_start):
