@@ -120,3 +120,7 @@ def test_a_named_only_head_makes_a_task_inside_a_task_name():
         "point cloud registration",
     }
     assert tasks("Careful counting and better understanding help.") == {}
+
+
+def test_an_abbreviation_inside_the_phrase_keeps_it_going():
+    assert "Molecule graph (MG) generation" in tasks("Molecule graph (MG) generation needs care.")

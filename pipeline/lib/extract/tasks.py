@@ -86,6 +86,7 @@ _MEANS = re.compile(
 )
 _PART = re.compile(r"[-–/]")
 _NAMED_HEAD = re.compile(rf"(?<![\w-])(?:{alternation(NAMED_TASK_HEADS)})\b(?!-)")
+_INNER_ABBREVIATION = re.compile(r"(?<= )\([A-Z][A-Za-z0-9-]{0,7}\) $")
 _NEXT_WORD = re.compile(r" ([a-z]+)\b(?![-–])")
 # A word of a named problem's long form: lower case, or a digit-led token ('3D bin packing').
 _PLAIN_PROBLEM_WORD = re.compile(r"[a-z][a-z'-]*|\d[A-Za-z0-9-]*")
@@ -172,6 +173,11 @@ def _task_span(
     if cued is not None:
         return cued, head_end
     start = _phrase_start(text, head_start, text[head_start].isupper())
+    inner = _INNER_ABBREVIATION.search(text, max(0, head_start - 14), head_start)
+    inner = None if start < head_start else inner
+    if inner is not None:  # 'knowledge graph (KG) reasoning': the phrase goes on before the abbreviation
+        before = _phrase_start(text, inner.start(), text[head_start].isupper())
+        start = before if before < inner.start() else start
     if not named_only and head not in WEAK_TASK_HEADS and head.removesuffix("s") not in WEAK_TASK_HEADS:
         return start, head_end
     names = _lines("tasks.txt")
