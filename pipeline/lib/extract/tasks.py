@@ -8,9 +8,17 @@ head is a task when 'task' or 'problem' follows it ('the summarization task'), w
 tasks holds it ('forecasting, imputation and anomaly detection') or when it follows 'tasks such
 as'. A weak head (design, optimization, search ...) makes a task only with a word before it and
 'task' or 'problem' after, or as a task name of lexicons/tasks.txt ('combinatorial optimization').
+A named-only head (counting, registration, understanding ...) makes a task only as such a name
+('crowd counting'). A hyphened compound of task words joins the phrase ('image-captioning'), and
+so does an abbreviation inside it ('knowledge graph (KG) reasoning'); a verb form ends it
+('identify code comprehension'). After a task cue ('tasks such as', 'the problem of') any plain
+words make the phrase ('the problem of approximate inference'). A plural head ('predictions')
+counts only as a bare head does; a head before a means word ('a detection algorithm') and a list
+of bare heads before a noun ('generation and reconstruction quality') name no task.
 A phrase that crosses a name the other rules found is left to that name; a long form the
 abbreviation rule typed by its head word ('video super-resolution (VSR)') is a task when its head
-is a task head and the paper does not propose it.
+is a task head, or when it is a named problem ('job shop scheduling problems (JSSP)'), and the
+paper does not propose it.
 
 The rule runs after roles, so no proposal rule gives a task the paper's role by accident: only
 'we introduce the task of X' or 'a new task, X' does.
