@@ -124,3 +124,9 @@ def test_a_named_only_head_makes_a_task_inside_a_task_name():
 
 def test_an_abbreviation_inside_the_phrase_keeps_it_going():
     assert "Molecule graph (MG) generation" in tasks("Molecule graph (MG) generation needs care.")
+
+
+def test_the_goal_of_cues_a_task():
+    assert set(tasks("The goal of shelf-aware stock forecasting is to plan orders.")) == {
+        "shelf-aware stock forecasting"
+    }

@@ -100,9 +100,10 @@ _NEXT_WORD = re.compile(r" ([a-z]+)\b(?![-–])")
 _PLAIN_PROBLEM_WORD = re.compile(r"[a-z][a-z'-]*|\d[A-Za-z0-9-]*")
 _WORD_GAP = re.compile(r" (?=\S)")
 _SENTENCE_OPENING = re.compile(r"(?:[.!?:]\s+|\n)[\"“(]?$")
-# What announces a task phrase, with up to three list items before it: 'tasks such as X, Y and'.
+# What announces a task phrase, with up to three list items before it: 'tasks such as X, Y and',
+# 'the goal of X'.
 _TASK_CUE = re.compile(
-    r"\b(?:(?:tasks?|problems?),? (?:such as|like|including|e\.g\.,?)|(?:task|problem) of) "
+    r"\b(?:(?:tasks?|problems?),? (?:such as|like|including|e\.g\.,?)|(?:task|problem|goal) of) "
     r"(?:[\w'’-]+(?: [\w'’-]+){0,4}(?:,| and| or|, and|, or) ){0,3}$"
 )
 _CUED_WORD = re.compile(r"[a-z0-9][a-z0-9'’-]*|[A-Z0-9][A-Z0-9-]{0,4}")
