@@ -130,3 +130,7 @@ def test_the_goal_of_cues_a_task():
     assert set(tasks("The goal of shelf-aware stock forecasting is to plan orders.")) == {
         "shelf-aware stock forecasting"
     }
+
+
+def test_task_words_before_a_named_only_task_join_it():
+    assert set(tasks("It handles online bug fixing well.")) == {"online bug fixing"}

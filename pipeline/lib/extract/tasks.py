@@ -192,7 +192,8 @@ def _task_span(
     names = _lines("tasks.txt")
     for candidate in _starts(text, start, head_start):
         if text[candidate:head_end].lower() in names:
-            return candidate, head_end
+            # A named-only head's name is a task as a strong head's is, task words before it too.
+            return (start if named_only else candidate), head_end
     if start < head_start and _FOLLOWER.match(text, head_end):
         return start, head_end
     return None
