@@ -134,3 +134,10 @@ def test_the_goal_of_cues_a_task():
 
 def test_task_words_before_a_named_only_task_join_it():
     assert set(tasks("It handles online bug fixing well.")) == {"online bug fixing"}
+
+
+def test_a_task_word_after_we_is_a_verb():
+    assert set(tasks("We target dense crowd counting and we test density estimation.")) == {
+        "dense crowd counting",
+        "density estimation",
+    }

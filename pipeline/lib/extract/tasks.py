@@ -95,6 +95,7 @@ _MEANS = re.compile(
 _PART = re.compile(r"[-–/]")
 _NAMED_HEAD = re.compile(rf"(?<![\w-])(?:{alternation(NAMED_TASK_HEADS)})\b(?!-)")
 _INNER_ABBREVIATION = re.compile(r"(?<= )\([A-Z][A-Za-z0-9-]{0,7}\) $")
+_SUBJECT = re.compile(r"\b(?:[Ww]e|[Tt]hey) $")
 _NEXT_WORD = re.compile(r" ([a-z]+)\b(?![-–])")
 # A word of a named problem's long form: lower case, or a digit-led token ('3D bin packing').
 _PLAIN_PROBLEM_WORD = re.compile(r"[a-z][a-z'-]*|\d[A-Za-z0-9-]*")
@@ -287,6 +288,8 @@ def _is_task_word(text: str, token: str, token_start: int, titled: bool) -> bool
     lower = token.lower()
     if lower in FUNCTION_WORDS or lower in TASK_WORD_STOPS or lower in _VERB_FORMS:
         return False
+    if _SUBJECT.search(text, max(0, token_start - 5), token_start):
+        return False  # a verb: 'we test density estimation'
     if token.isupper() and len(token) <= 5:
         return True  # an acronym: 'KG completion', '3D pose estimation'
     if token[0].isupper() and not titled and not _opens_sentence(text, token_start):
