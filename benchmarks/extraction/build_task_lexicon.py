@@ -7,7 +7,8 @@ names, junk rows, paradigms (`reinforcement learning`), fields (`deep learning`)
 (`topic models`). Two lists are written, both CC BY-SA 4.0 like their source:
 
 - `lexicons/tasks.txt`: names of two to five plain words that end in a task head of the
-  vocabulary (`image classification`, `causal discovery`) and name nothing another lexicon names
+  vocabulary or a head tasks.py takes only inside a name (`image classification`, `causal
+  discovery`, `crowd counting`) and name nothing another lexicon names
   (`Bayesian optimization` is a method there), a topic's name included (`question answering`).
   They fix where a task phrase starts.
 - `lexicons/task_words.txt`: every plain word of a task name (`image`, `semantic`, `molecule`,
@@ -23,6 +24,7 @@ import sys
 from pathlib import Path
 
 from pipeline.lib.extract.lexicons import LEXICON_DIR, load_lexicon
+from pipeline.lib.extract.tasks import NAMED_TASK_HEADS
 from pipeline.lib.extract.vocabulary import FUNCTION_WORDS, TASK_HEADS, TASK_WORD_STOPS, WEAK_TASK_HEADS
 
 DEFAULT_TASKS = Path("/work/shared/lexicons/paperswithcode/tasks.tsv")
@@ -57,7 +59,8 @@ def main() -> int:
         )
         if not PLAIN_NAME.fullmatch(name) or not 2 <= len(parts) <= 5:
             continue
-        if parts[-1] not in TASK_HEADS | WEAK_TASK_HEADS or any(part in stops for part in parts):
+        heads = TASK_HEADS | WEAK_TASK_HEADS | NAMED_TASK_HEADS
+        if parts[-1] not in heads or any(part in stops for part in parts):
             continue
         if NUMBERED_SETTING.match(name):
             continue
