@@ -27,6 +27,7 @@ The rule runs after roles, so no proposal rule gives a task the paper's role by 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import cache
 
 from pipeline.lib.extract.lexicons import LEXICON_DIR
@@ -140,7 +141,7 @@ def add_tasks(paper: PaperState) -> None:
             phrases.append(span)
         if len(phrases) + len(bare) >= MAX_TASK_PHRASES:
             break
-    for match in _NAMED_HEAD.finditer(text):
+    for match in _named_heads(text):
         if len(phrases) >= MAX_TASK_PHRASES:
             break
         span = _task_span(text, match.start(), match.end(), match[0], named_only=True)
@@ -173,6 +174,14 @@ def add_tasks(paper: PaperState) -> None:
         defined_task = entity.expansion is not None and _is_task_long_form(entity.expansion)
         if defined_task and entity.entity_type == "method" and not entity.known and not entity.proposed:
             paper.retype(entity, "task")
+
+
+def _named_heads(text: str) -> Iterator[re.Match[str]]:
+    """_NAMED_HEAD's matches; most abstracts hold none of its words, and a substring test of each
+    is cheaper than the regex's alternation tried at every position."""
+    if not any(head in text for head in NAMED_TASK_HEADS):
+        return iter(())
+    return _NAMED_HEAD.finditer(text)
 
 
 def _task_span(
@@ -216,6 +225,10 @@ def _list_modifies_noun(text: str, spans: list[tuple[int, int]], k: int) -> bool
 def _cued_start(text: str, head_start: int) -> int | None:
     """Where a task phrase a task cue announces begins, over any plain lower-case words: 'tasks
     such as entropy estimation', 'the problem of approximate inference'."""
+    # Every cue names a task, a problem or a goal within the window searched below.
+    window = text[max(0, head_start - 40 * MAX_TASK_WORDS - 160) : head_start]
+    if "task" not in window and "problem" not in window and "goal" not in window:
+        return None
     start = head_start
     for _ in range(MAX_TASK_WORDS):
         if start < 2 or text[start - 1] != " ":
