@@ -27,7 +27,7 @@ The rule runs after roles, so no proposal rule gives a task the paper's role by 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 
 from pipeline.lib.extract.lexicons import LEXICON_DIR
@@ -229,16 +229,7 @@ def _cued_start(text: str, head_start: int) -> int | None:
     window = text[max(0, head_start - 40 * MAX_TASK_WORDS - 160) : head_start]
     if "task" not in window and "problem" not in window and "goal" not in window:
         return None
-    start = head_start
-    for _ in range(MAX_TASK_WORDS):
-        if start < 2 or text[start - 1] != " ":
-            break
-        word_start = text.rfind(" ", max(0, start - 40), start - 1) + 1
-        token = text[word_start : start - 1]
-        lower = token.lower()
-        if not _CUED_WORD.fullmatch(token) or lower in FUNCTION_WORDS or lower in _VERB_FORMS:
-            break
-        start = word_start
+    start = _words_back(text, head_start, lambda token, _: _is_cued_word(token))
     if start < head_start and _TASK_CUE.search(text, max(0, start - 160), start):
         return start
     return None
@@ -285,16 +276,35 @@ def task_phrase_start(text: str, head_start: int) -> int:
 def _phrase_start(text: str, head_start: int, titled: bool) -> int:
     """Where the task phrase ending in the head at head_start begins: back over up to
     MAX_TASK_WORDS words, each after one space, that task names are made of."""
+    return _words_back(
+        text,
+        head_start,
+        lambda token, token_start: (
+            _TOKEN.fullmatch(token) is not None and _is_task_word(text, token, token_start, titled)
+        ),
+    )
+
+
+def _words_back(text: str, head_start: int, accepts: Callable[[str, int], bool]) -> int:
+    """Where a phrase ending at head_start begins: back over up to MAX_TASK_WORDS words, each
+    after one space, while `accepts(word, its start)`."""
     start = head_start
     for _ in range(MAX_TASK_WORDS):
         if start < 2 or text[start - 1] != " ":
             break
         word_start = text.rfind(" ", max(0, start - 40), start - 1) + 1
-        token = text[word_start : start - 1]
-        if not _TOKEN.fullmatch(token) or not _is_task_word(text, token, word_start, titled):
+        if not accepts(text[word_start : start - 1], word_start):
             break
         start = word_start
     return start
+
+
+def _is_cued_word(token: str) -> bool:
+    """A word a task cue's phrase may hold: plain lower case or a short acronym, no function word
+    and no verb form."""
+    lower = token.lower()
+    plain = lower not in FUNCTION_WORDS and lower not in _VERB_FORMS
+    return plain and _CUED_WORD.fullmatch(token) is not None
 
 
 def _is_task_word(text: str, token: str, token_start: int, titled: bool) -> bool:
