@@ -93,6 +93,8 @@ def texts_by_row(occurrences: pl.LazyFrame) -> TextSource:
     rows asked for are kept, the rest of the column is streamed past."""
 
     def texts_of(rows: np.ndarray) -> pl.Series:
+        if len(rows) == 0:  # nothing to read: the column is not scanned
+            return pl.Series("abstract_clean", [], dtype=pl.String)
         wanted = pl.Series("row", rows, dtype=pl.Int64)
         found = (
             occurrences.select("abstract_clean")

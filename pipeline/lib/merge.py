@@ -185,7 +185,9 @@ def merge_occurrences(
     rescored = np.flatnonzero(by_id | by_title | in_split)
     similarity[rescored] = _verified_jaccard(texts_of, rows, canonical[rescored], rescored, SHINGLE_SIZE)
     split_rows = np.flatnonzero(in_split)
-    pairs = zip(texts_at(split_rows), texts_at(canonical[split_rows]), strict=True)
+    # Both sides of each pair in one read: texts by row may be read from a file.
+    both = texts_at(np.concatenate((split_rows, canonical[split_rows])))
+    pairs = zip(both[: len(split_rows)], both[len(split_rows) :], strict=True)
     same_text = np.array([normalise_for_hash(a) == normalise_for_hash(b) for a, b in pairs], dtype=bool)
     match[split_rows] = np.where(same_text, "exact", "near")
     similarity[split_rows[same_text]] = 1.0
