@@ -10,12 +10,12 @@ does, without Dagster, so that a phase's memory shows without the other processe
 from __future__ import annotations
 
 import argparse
-import threading
 import time
 from pathlib import Path
 
 import polars as pl
 import psutil
+from memory import MemorySampler
 
 from pipeline.lib.extract import TEXT_KEY, TextRows, assemble
 from pipeline.lib.filemap import gathered_rows, missing_texts, staged_in
@@ -25,23 +25,18 @@ from pipeline.lib.staging import Staging
 class Phases:
     """Prints each phase's seconds, the resident memory at its end and the highest sampled in it."""
 
-    def __init__(self) -> None:
+    def __init__(self, memory: MemorySampler) -> None:
+        self.memory = memory
         self.process = psutil.Process()
-        self.peak = self.process.memory_info().rss
-        self.started = time.perf_counter()
-        threading.Thread(target=self._sample, daemon=True).start()
-
-    def _sample(self) -> None:
-        while True:
-            self.peak = max(self.peak, self.process.memory_info().rss)
-            time.sleep(0.02)
+        self.started = time.time()
 
     def done(self, label: str) -> None:
+        ended = time.time()
         rss = self.process.memory_info().rss
-        seconds = time.perf_counter() - self.started
-        memory = f"RSS {rss / 1e9:5.2f} GB   peak {self.peak / 1e9:5.2f} GB"
-        print(f"{label:<24} {seconds:7.1f} s   {memory}", flush=True)
-        self.peak, self.started = rss, time.perf_counter()
+        peak = max(rss, self.memory.peak(self.started, ended)[0])
+        memory = f"RSS {rss / 1e9:5.2f} GB   peak {peak / 1e9:5.2f} GB"
+        print(f"{label:<24} {ended - self.started:7.1f} s   {memory}", flush=True)
+        self.started = ended
 
 
 def _sizes(frames: dict[str, pl.DataFrame]) -> None:
@@ -53,7 +48,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("warehouse", type=Path)
     staging = Staging(parser.parse_args().warehouse)
-    phases = Phases()
+    with MemorySampler() as memory:
+        _profile(staging, Phases(memory))
+
+
+def _profile(staging: Staging, phases: Phases) -> None:
     files = [staged_in(d) for d in sorted(staging.partitions("seed_file").iterdir())]
     canonical = pl.scan_parquet(staging.frame("canonical_papers"))
     texts = canonical.select("paper_id", "abstract_clean")
