@@ -71,7 +71,7 @@ def resolve(mentions: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     frame = frame.with_columns(
         pl.concat_str(["entity_type", "_name_key", "_expansion_key"], separator="|").alias("_key")
     )
-    # Hashed once per distinct key: a million papers' mentions name a few hundred thousand entities.
+    # Hashed once per distinct key: mentions name far fewer distinct entities than there are mentions.
     keys = frame.select(pl.col("_key").unique())
     ids = keys.with_columns(pl.col("_key").map_elements(_hash_key, return_dtype=pl.String).alias("entity_id"))
     frame = frame.join(ids, on="_key", how="left", maintain_order="left").drop("_key")
