@@ -18,7 +18,7 @@ from pipeline.lib.publish import RELEASES_DIR, build_lock
 from pipeline.lib.schema import TABLES
 from tests.conftest import SEEDS
 
-ROUNDS = 10
+ROUNDS = 3
 TIMEOUT_SECONDS = 300
 
 

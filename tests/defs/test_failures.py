@@ -1,8 +1,6 @@
 """A failed build leaves the last good warehouse intact; a failing blocking check stops publishing."""
 
 import hashlib
-import subprocess
-import sys
 
 import duckdb
 import polars as pl
@@ -13,7 +11,7 @@ import pipeline.defs.extract
 from pipeline.build import run_build
 from pipeline.cli import app
 from pipeline.lib.assemble import papers_table
-from tests.conftest import REPO_ROOT, SEEDS
+from tests.conftest import SEEDS
 
 
 def _fingerprint(warehouse):
@@ -75,24 +73,3 @@ def test_an_open_reader_does_not_block_the_next_build(good_warehouse):
     with duckdb.connect(str(good_warehouse / "papers.duckdb"), read_only=True) as reader:
         assert run_build(SEEDS, good_warehouse).published
         assert reader.execute("SELECT count(*) FROM papers").fetchone() == (32,)
-
-
-def test_two_builds_at_once_both_publish_a_whole_warehouse(tmp_path):
-    warehouse = tmp_path / "warehouse"
-    command = [
-        sys.executable,
-        "-m",
-        "pipeline",
-        "build",
-        "--seeds",
-        str(SEEDS),
-        "--warehouse",
-        str(warehouse),
-    ]
-    builds = [subprocess.Popen(command, cwd=REPO_ROOT, stderr=subprocess.PIPE, text=True) for _ in range(2)]
-    for build in builds:
-        _, stderr = build.communicate(timeout=600)
-        assert build.returncode == 0, stderr
-    with duckdb.connect(str(warehouse / "papers.duckdb"), read_only=True) as con:
-        assert con.execute("SELECT count(*) FROM papers").fetchone() == (32,)
-        assert con.execute("SELECT count(*) FROM documents").fetchone() == (38,)
