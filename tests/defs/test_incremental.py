@@ -37,12 +37,27 @@ def _assert_same_tables(left, right):
         assert left[name].equals(right[name]), name
 
 
+@pytest.fixture(scope="module")
+def one_process_build(tmp_path_factory):
+    """A full build, in one process, of the seeds and NEW_FILE: what every other way of building them
+    (file by file, in parallel, step by step in processes) must give."""
+    root = tmp_path_factory.mktemp("one_process")
+    seeds = root / "seeds"
+    shutil.copytree(SEEDS, seeds)
+    (seeds / "004_new.txt").write_text(NEW_FILE, encoding="utf-8")
+    outcome = run_build(seeds, root / "warehouse", isolate_steps=False)
+    assert outcome.published, outcome.reason
+    return root / "warehouse"
+
+
 def test_contiguous_blocks_group_runs_of_wanted_keys():
     assert contiguous_blocks(["a", "b", "c", "d", "e"], {"a", "b", "d"}) == [("a", "b"), ("d", "d")]
     assert contiguous_blocks(["a", "b"], set()) == []
 
 
-def test_a_new_file_is_the_only_one_parsed_again_and_equals_a_full_rebuild(seeds_copy, tmp_path):
+def test_a_new_file_is_the_only_one_parsed_again_and_equals_a_full_rebuild(
+    seeds_copy, tmp_path, one_process_build
+):
     warehouse = tmp_path / "incremental"
     instance = dg.DagsterInstance.ephemeral()
     first = run_build(seeds_copy, warehouse, instance)
@@ -75,8 +90,7 @@ def test_a_new_file_is_the_only_one_parsed_again_and_equals_a_full_rebuild(seeds
     assert checked["papers_matches_schema"]["rows_validated_before"].value == 32
     assert checked["input_files_matches_schema"]["rows_validated_before"].value == 2
     assert checked["nothing_lost"]["files_unchanged_since_balanced"].value == 2  # not the new file
-    full = tmp_path / "full"
-    assert run_build(seeds_copy, full).published
+    full = one_process_build
     _assert_same_tables(_tables(warehouse), _tables(full))
     assert _tables(warehouse)["papers"].height == 33
     # The second build updated the first one's search index; it finds what a full build's finds.
@@ -150,7 +164,7 @@ def multiprocess_ingest_job() -> dg.JobDefinition:
 
 
 def test_files_parsed_in_parallel_under_the_multiprocess_executor_equal_the_single_process_build(
-    tmp_path, monkeypatch
+    tmp_path, monkeypatch, one_process_build
 ):
     seeds = tmp_path / "seeds"
     shutil.copytree(SEEDS, seeds)
@@ -170,20 +184,19 @@ def test_files_parsed_in_parallel_under_the_multiprocess_executor_equal_the_sing
         assert parsed_keys == set(names)
         tables = build_definitions().resolve_job_def(build_tables.name)
         assert tables.execute_in_process(instance=instance).success
-    single = tmp_path / "single"
-    assert run_build(seeds, single).published
-    _assert_same_tables(_tables(warehouse), _tables(single))
+    _assert_same_tables(_tables(warehouse), _tables(one_process_build))
 
 
-def test_steps_in_processes_of_their_own_build_what_one_process_builds(seeds_copy, tmp_path):
+def test_steps_in_processes_of_their_own_build_what_one_process_builds(
+    seeds_copy, tmp_path, one_process_build
+):
     """`papers build` isolates the steps of a large input; the tables are those of one process."""
     (seeds_copy / "004_new.txt").write_text(NEW_FILE, encoding="utf-8")
-    isolated, in_process = tmp_path / "isolated", tmp_path / "in_process"
+    isolated = tmp_path / "isolated"
     outcome = run_build(seeds_copy, isolated, isolate_steps=True)
     assert outcome.published, outcome.reason
     assert outcome.parsed_files == sorted(p.name for p in seeds_copy.glob("*.txt"))
-    assert run_build(seeds_copy, in_process, isolate_steps=False).published
-    _assert_same_tables(_tables(isolated), _tables(in_process))
+    _assert_same_tables(_tables(isolated), _tables(one_process_build))
 
 
 def test_isolated_steps_refuse_an_instance_other_processes_cannot_reach(tmp_path):
