@@ -303,3 +303,123 @@ def _add_measure(paper: PaperState, span: tuple[int, int]) -> None:
         if not paper.make_room(start, end):
             return
     paper.add(paper.text[start:end], "metric", span)
+
+
+# --- measures tied to a value ---------------------------------------------------------------------
+# A value with its unit, then what it is a value of: '13.5% higher model accuracy', '38% BitOPs
+# reduction', 'a 50% reduction in FLOPs'. A measure head is not needed here: the value says the
+# phrase is measured.
+_VALUE = re.compile(rf"(?<![\w.])[+-]?\d+(?:\.\d+)?\s?(?:%|\\%|{_TIMES})(?:\s(?:points|pp))?(?=\s)")
+_VALUED_COMPARATIVE = re.compile(
+    # Not 'more' or 'fewer': what a factor counts is left to the count rule ('12% more puzzles').
+    r"\s(?:(?:higher|lower|better|faster|greater|improved|reduced|increased)\s)"
+)
+_CHANGE_NOUN = (
+    r"(?:reductions?|improvements?|gains?|increases?|decreases?|drops?|boosts?|savings?|degradations?)"
+)
+_VALUED_CHANGE_IN = re.compile(
+    rf"\s(?:(?:relative|absolute|average|overall)\s)?{_CHANGE_NOUN}\sin\s(?!terms\b)(?:the\s)?"
+    r"(?:(?:[a-z]+['’]s)\s)?"
+)
+# A word of the phrase: lower case, or an acronym with capitals after its first letter ('FLOPs',
+# 'BitOPs', 'MAE'), not a capitalised word (a name or a sentence's first word).
+_VALUED_WORD = re.compile(r"(?:[a-z][a-z0-9@-]*|[A-Z][A-Za-z0-9@-]*[A-Z][A-Za-z0-9@-]*)(?=[\s,.;:)]|$)")
+# Where the phrase a value is of ends: punctuation, or a word that starts what follows it.
+_VALUED_END = re.compile(
+    r"\s*(?:[,.;:)(]|$)|\s(?:than|per|with|while|and|or|compared|relative|on|in|for|at|during|across"
+    r"|over|when|without|by|under|versus|vs|which|that|to|as|from|using|is|are|was|were|of)\b"
+)
+_VALUED_CHANGE_AFTER = re.compile(rf"\s{_CHANGE_NOUN}(?=[\s,.;:)]|$)")
+# Heads that say a value is a setting, a share or a change, not what it measures.
+_NOT_VALUED_HEADS = frozenset(
+    (
+        *("number", "amount", "total", "fraction", "portion", "share", "proportion", "part", "factor"),
+        *("margin", "times", "time", "improvement", "improvements", "gain", "gains", "reduction"),
+        *("reductions", "increase", "decrease", "drop", "boost", "relative", "absolute", "average"),
+        *("overall", "size", "sizes", "steps", "parameter", "iterations", "epochs", "examples"),
+        # What is done or where, not what is measured: 'faster inference', 'higher in settings'.
+        *("inference", "training", "decoding", "often", "area", "areas"),
+        *("tasks", "settings", "benchmarks", "datasets", "domains", "environments", "scenarios"),
+    )
+)
+_ADJECTIVE = re.compile(r"(?:icient|sistent|erent|ive|ble|ous|ful|ly|est|al|ic|ed|ing|ar)$")
+# The words of TASK_WORD_STOPS that are nouns: a measure may hold them ('model size', 'token count').
+_NOUN_STOPS = frozenset(
+    (
+        *("model", "models", "data", "label", "labels", "sample", "samples", "token", "tokens"),
+        *("feature", "features", "output", "outputs", "response", "responses"),
+    )
+)
+MAX_VALUED_WORDS = 3
+
+
+def add_valued_measures(paper: PaperState) -> None:
+    """What a value is given for, named right after it: '13.5% higher model accuracy', '87×
+    lower computation energy', '38% BitOPs reduction', 'a 50% reduction in FLOPs'."""
+    text = paper.text
+    if "%" not in text and "×" not in text and "x " not in text and "\\times" not in text:
+        return
+    for value in _VALUE.finditer(text):
+        end = value.end()
+        after = _VALUED_COMPARATIVE.match(text, end) or _VALUED_CHANGE_IN.match(text, end)
+        if after is not None:
+            span = _valued_phrase(text, after.end())
+        else:
+            span = _valued_phrase(text, end + 1, _VALUED_CHANGE_AFTER)
+        # A measure found inside the phrase, not at its end, is what the value is of: '2.3× lower
+        # latency deadlines' compares latency.
+        if span is None or any(s < span[1] and span[0] < e < span[1] for s, e in paper.covered):
+            continue
+        if span in paper.covered:
+            _retype_as_measure(paper, span)
+        else:
+            _add_measure(paper, span)
+
+
+def _retype_as_measure(paper: PaperState, span: tuple[int, int]) -> None:
+    """A name a value is of is a metric, though the shapes took it for a method ('38% BitOPs
+    reduction'), unless a lexicon knows it or the paper defines it."""
+    owners = [e for e in paper.entities.values() if span in e.spans]
+    if len(owners) != 1:
+        return
+    owner = owners[0]
+    if owner.entity_type == "method" and not (owner.known or owner.expansion or owner.proposed):
+        paper.retype(owner, "metric")
+
+
+def _valued_phrase(text: str, position: int, end_pattern: re.Pattern = _VALUED_END) -> tuple[int, int] | None:
+    """The phrase of up to MAX_VALUED_WORDS words from position that end_pattern ends, if its last
+    word may name what is measured."""
+    words: list[re.Match[str]] = []
+    while len(words) < MAX_VALUED_WORDS:
+        word = _VALUED_WORD.match(text, position)
+        if word is None or not _may_be_valued(word.group()):
+            return None
+        words.append(word)
+        if end_pattern.match(text, word.end()):
+            break
+        if word.group().endswith("s") and not word.group().endswith("ss") and word.group().islower():
+            return None  # a plural, or a verb, goes before no more of the phrase: '0.1% parameters yields'
+        if not text.startswith(" ", word.end()):
+            return None
+        position = word.end() + 1
+    else:
+        return None
+    while len(words) > 1 and words[0].group() in _METRIC_FILLERS:
+        words.pop(0)  # 'higher average success rate' is success rate
+    head = words[-1].group()
+    if head in _NOT_VALUED_HEADS or head in _UNMEASURED or head in TASK_HEADS or head in METRIC_FILLERS:
+        return None
+    if head.islower() and _ADJECTIVE.search(head):
+        return None
+    return words[0].start(), words[-1].end()
+
+
+def _may_be_valued(word: str) -> bool:
+    return word in _NOUN_STOPS or not (
+        word in FUNCTION_WORDS
+        or word in TASK_WORD_STOPS
+        or word in MEASURE_CUES
+        or word in _PREPOSITIONS
+        or word.endswith("ly")
+    )

@@ -178,6 +178,19 @@ RULES: tuple[Rule, ...] = (
         ("The gain shows in the total computation time.", [("computation time", "metric")]),
     ),
     _rule(
+        "valued_measure",
+        "context",
+        ("METRIC_FILLERS",),
+        measures.add_valued_measures,
+        ("It needs 13.5% higher model accuracy than before.", [("model accuracy", "metric")]),
+        (
+            "It gives 38% BitOPs reduction and a 50% reduction in FLOPs.",
+            [("BitOPs", "metric"), ("FLOPs", "metric")],
+        ),
+        ("It shows 87.2× lower computation energy than attention.", [("computation energy", "metric")]),
+        ("It gives a 10% relative improvement on the task.", [], ("relative",)),
+    ),
+    _rule(
         "parenthesis_list",
         "context",
         ("LIST_KIND_NOUNS",),
