@@ -33,6 +33,8 @@ SETS = {
     "results-f": (60, "results"),
     "results-g": (60, "results"),
     "results-h": (60, "results"),
+    "dev-i": (60, "full"),
+    "dev-j": (60, "full"),
 }
 RECENT = {
     ("ICML", 2024),
