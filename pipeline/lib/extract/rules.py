@@ -154,6 +154,7 @@ RULES: tuple[Rule, ...] = (
             [("calibration", "metric"), ("memory footprint", "metric")],
         ),
         ("It reduces the cost of labels.", [], ("cost",)),
+        ("It lowers the communication costs of training.", [("communication costs", "metric")]),
         ("We see a trade-off between recall and serving latency.", [("serving latency", "metric")]),
         ("It wins in terms of mesh quality and serving latency.", [("serving latency", "metric")]),
         ("Caching reduces decoding stalls by 30%.", [("decoding stalls", "metric")]),
