@@ -98,13 +98,8 @@ def add_cued_measures(paper: PaperState) -> None:
                 if span is not None:
                     _add_measure(paper, span)
                 break
-            if span is None and not listed and kind == "quality":
-                quality = _QUALITY.match(text, position)
-                if quality is not None and quality.group(1) not in _UNMEASURED_QUALITIES:
-                    _add_measure(paper, quality.span(1))
-                break
-            if span is None and not listed and kind == "change":
-                span = _changed_by(text, position)
+            if span is None and not listed and kind in ("quality", "change"):
+                span = _changed_by(text, position) if kind == "change" else _quality_at(text, position)
                 if span is not None:
                     _add_measure(paper, span)
                 break
@@ -236,11 +231,32 @@ def _changed_by(text: str, position: int) -> tuple[int, int] | None:
 
 # A comparative before a quality noun: 'better transferability', 'higher stability than'.
 _COMPARATIVES = frozenset(("better", "higher", "greater", "superior", "improved", "lower", "stronger"))
-_QUALITY = re.compile(r"([a-z][a-z-]{3,}(?:ity|ness))(?= and | than |[,.;:)]| compared)")
+_QUALITY = re.compile(
+    r"((?:[a-z][a-z-]+ |[A-Z]{2,}s? )?([a-z][a-z-]{3,}(?:ity|ness)|generali[sz]ation))"
+    r"(?= and | than | across | of | on | in |[,.;:)]| compared)"
+)
 _UNMEASURED_QUALITIES = frozenset(UNMEASURED_QUALITIES)
+_UNNAMED_ALONE_QUALITIES = frozenset(("ability", "capability"))
 # A count compared by a factor: '3× fewer parameters', '10x more tokens'.
 _COMPARED_COUNTS = frozenset(("fewer", "more", "less"))
 _FACTOR_BEFORE = re.compile(rf"(?<![\w.])\$?\d+(?:\.\d+)?\s?(?:{_TIMES}|times)\s$")
+
+
+def _quality_at(text: str, position: int) -> tuple[int, int] | None:
+    """'better transferability than', 'better reasoning ability and generalization': a quality noun
+    a comparison names, unless it is a property of a method ('lower complexity'), with the word
+    before it that says which ('reasoning ability', 'adversarial robustness'). Not after a verb of
+    change without a value ('improves generalization'): that names no measured value."""
+    quality = _QUALITY.match(text, position)
+    if quality is None or quality.group(2) in _UNMEASURED_QUALITIES:
+        return None
+    if quality.group(2) in _UNNAMED_ALONE_QUALITIES and quality.start(1) == quality.start(2):
+        return None  # 'better ability', but 'better reasoning ability'
+
+    modifier = quality.group(1)[: quality.start(2) - quality.start(1)].strip()
+    if modifier and (not _may_be_in_measure(modifier) or modifier in _PREPOSITIONS):
+        return None
+    return quality.span(1)
 
 
 def _counted_at(text: str, position: int) -> tuple[int, int] | None:

@@ -160,6 +160,9 @@ RULES: tuple[Rule, ...] = (
         ("Caching reduces decoding stalls by 30%.", [("decoding stalls", "metric")]),
         ("The student needs 3× fewer parameters.", [("parameters", "metric")]),
         ("Its masks show better transferability than before.", [("transferability", "metric")]),
+        ("It shows better reasoning ability than before.", [("reasoning ability", "metric")]),
+        ("It shows better generalization than before.", [("generalization", "metric")]),
+        ("It gives better ability and lower complexity.", [], ("ability", "complexity")),
         ("We prove a lower bound on the decoding error rate.", [("decoding error rate", "metric")]),
     ),
     _rule(

@@ -332,6 +332,7 @@ UNMEASURED_QUALITIES = (
     *("effectiveness", "capacity", "dimensionality", "probability", "priority", "adaptability"),
     *("customizability", "flexibility", "applicability", "usability", "controllability", "quality"),
     *("expressivity", "expressiveness", "simplicity", "novelty", "practicality", "generality"),
+    *("superiority", "quantity", "activity", "suitability", "tractability", "sparsity"),
 )
 # Measures named by a modifier wherever they are written, cue or not: 'reconstruction accuracy',
 # 'clean accuracy', 'inference latency'. Weak heads ('time', 'rate') and heads that name no measure
