@@ -23,7 +23,9 @@ from pipeline.lib.extract.tasks import task_phrase_start
 from pipeline.lib.extract.vocabulary import (
     CHANGE_VERB_STEMS,
     CLAIM_VERBS,
+    COMPLEXITY_HEADS,
     COMPUTE_TIME_MODIFIERS,
+    COUNTED_COMPLEXITY_MODIFIERS,
     DATASET_HEADS,
     FUNCTION_WORDS,
     MEASURE_CUES,
@@ -131,6 +133,11 @@ def add_modified_measures(paper: PaperState) -> None:
     text = paper.text
     for head in paper.cue_hits:
         if head.entry.kind != "cue:measure_head":
+            continue
+        if head.entry.name in COMPLEXITY_HEADS:
+            word = _PREVIOUS_WORD.search(text, max(0, head.start - 30), head.start)
+            if word is not None and word.group()[:-1] in COUNTED_COMPLEXITY_MODIFIERS:
+                _add_measure(paper, (word.start(), head.end))
             continue
         is_time = head.entry.name in _TIME_HEADS
         if (

@@ -168,7 +168,10 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "modified_measure",
         "context",
-        ("MODIFIED_MEASURE_HEADS", "MEASURE_SETTINGS", "TASK_HEADS", "PREPOSITIONS"),
+        (
+            *("MODIFIED_MEASURE_HEADS", "MEASURE_SETTINGS", "TASK_HEADS", "PREPOSITIONS"),
+            *("COMPLEXITY_HEADS", "COUNTED_COMPLEXITY_MODIFIERS"),
+        ),
         measures.add_modified_measures,
         (
             "The defence keeps clean accuracy and node classification accuracy.",
@@ -180,6 +183,11 @@ RULES: tuple[Rule, ...] = (
             ("against image classification accuracy",),
         ),
         ("The gain shows in the total computation time.", [("computation time", "metric")]),
+        (
+            "We bound the sample complexity, not the model complexity.",
+            [("sample complexity", "metric")],
+            ("model complexity",),
+        ),
     ),
     _rule(
         "valued_measure",

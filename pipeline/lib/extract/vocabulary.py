@@ -349,7 +349,11 @@ COMPUTE_TIME_MODIFIERS = (
     *("computational", "computation", "computing", "compute", "wall-clock", "wallclock", "execution"),
     *("inference", "training"),
 )
-CUE_WORDS["measure_head"] = (*MODIFIED_MEASURE_HEADS, *TIME_HEADS)
+# 'complexity' is a measure after a word that says what is counted: 'sample complexity', 'query
+# complexity'; not 'computational complexity' or 'model complexity', properties of a method.
+COMPLEXITY_HEADS = ("complexity", "complexities")
+COUNTED_COMPLEXITY_MODIFIERS = ("sample", "query", "communication", "round", "oracle", "iteration", "label")
+CUE_WORDS["measure_head"] = (*MODIFIED_MEASURE_HEADS, *TIME_HEADS, *COMPLEXITY_HEADS)
 # Words that say under which conditions a measure is taken: 'clean accuracy', 'test error'.
 MEASURE_SETTINGS = (
     *("test", "testing", "training", "validation", "clean", "adversarial"),
