@@ -80,6 +80,7 @@ RULES: tuple[Rule, ...] = (
             "We compare against Zentro 125M and Zorb-Large.",
             [("Zentro 125M", "model"), ("Zorb-Large", "model")],
         ),
+        ("Features come from the ZorbNet-B5 backbone.", [("ZorbNet-B5", "model")]),
     ),
     _rule(
         "glued_words",
