@@ -23,7 +23,9 @@ from pipeline.lib.extract.tasks import task_phrase_start
 from pipeline.lib.extract.vocabulary import (
     CHANGE_VERB_STEMS,
     CLAIM_VERBS,
+    COMPLEXITY_HEADS,
     COMPUTE_TIME_MODIFIERS,
+    COUNTED_COMPLEXITY_MODIFIERS,
     DATASET_HEADS,
     FUNCTION_WORDS,
     MEASURE_CUES,
@@ -98,13 +100,8 @@ def add_cued_measures(paper: PaperState) -> None:
                 if span is not None:
                     _add_measure(paper, span)
                 break
-            if span is None and not listed and kind == "quality":
-                quality = _QUALITY.match(text, position)
-                if quality is not None and quality.group(1) not in _UNMEASURED_QUALITIES:
-                    _add_measure(paper, quality.span(1))
-                break
-            if span is None and not listed and kind == "change":
-                span = _changed_by(text, position)
+            if span is None and not listed and kind in ("quality", "change"):
+                span = _changed_by(text, position) if kind == "change" else _quality_at(text, position)
                 if span is not None:
                     _add_measure(paper, span)
                 break
@@ -136,6 +133,11 @@ def add_modified_measures(paper: PaperState) -> None:
     text = paper.text
     for head in paper.cue_hits:
         if head.entry.kind != "cue:measure_head":
+            continue
+        if head.entry.name in COMPLEXITY_HEADS:
+            word = _PREVIOUS_WORD.search(text, max(0, head.start - 30), head.start)
+            if word is not None and word.group()[:-1] in COUNTED_COMPLEXITY_MODIFIERS:
+                _add_measure(paper, (word.start(), head.end))
             continue
         is_time = head.entry.name in _TIME_HEADS
         if (
@@ -236,11 +238,32 @@ def _changed_by(text: str, position: int) -> tuple[int, int] | None:
 
 # A comparative before a quality noun: 'better transferability', 'higher stability than'.
 _COMPARATIVES = frozenset(("better", "higher", "greater", "superior", "improved", "lower", "stronger"))
-_QUALITY = re.compile(r"([a-z][a-z-]{3,}(?:ity|ness))(?= and | than |[,.;:)]| compared)")
+_QUALITY = re.compile(
+    r"((?:[a-z][a-z-]+ |[A-Z]{2,}s? )?([a-z][a-z-]{3,}(?:ity|ness)|generali[sz]ation))"
+    r"(?= and | than | across | of | on | in |[,.;:)]| compared)"
+)
 _UNMEASURED_QUALITIES = frozenset(UNMEASURED_QUALITIES)
+_UNNAMED_ALONE_QUALITIES = frozenset(("ability", "capability"))
 # A count compared by a factor: '3× fewer parameters', '10x more tokens'.
 _COMPARED_COUNTS = frozenset(("fewer", "more", "less"))
 _FACTOR_BEFORE = re.compile(rf"(?<![\w.])\$?\d+(?:\.\d+)?\s?(?:{_TIMES}|times)\s$")
+
+
+def _quality_at(text: str, position: int) -> tuple[int, int] | None:
+    """'better transferability than', 'better reasoning ability and generalization': a quality noun
+    a comparison names, unless it is a property of a method ('lower complexity'), with the word
+    before it that says which ('reasoning ability', 'adversarial robustness'). Not after a verb of
+    change without a value ('improves generalization'): that names no measured value."""
+    quality = _QUALITY.match(text, position)
+    if quality is None or quality.group(2) in _UNMEASURED_QUALITIES:
+        return None
+    if quality.group(2) in _UNNAMED_ALONE_QUALITIES and quality.start(1) == quality.start(2):
+        return None  # 'better ability', but 'better reasoning ability'
+
+    modifier = quality.group(1)[: quality.start(2) - quality.start(1)].strip()
+    if modifier and (not _may_be_in_measure(modifier) or modifier in _PREPOSITIONS):
+        return None
+    return quality.span(1)
 
 
 def _counted_at(text: str, position: int) -> tuple[int, int] | None:
@@ -303,3 +326,123 @@ def _add_measure(paper: PaperState, span: tuple[int, int]) -> None:
         if not paper.make_room(start, end):
             return
     paper.add(paper.text[start:end], "metric", span)
+
+
+# --- measures tied to a value ---------------------------------------------------------------------
+# A value with its unit, then what it is a value of: '13.5% higher model accuracy', '38% BitOPs
+# reduction', 'a 50% reduction in FLOPs'. A measure head is not needed here: the value says the
+# phrase is measured.
+_VALUE = re.compile(rf"(?<![\w.])[+-]?\d+(?:\.\d+)?\s?(?:%|\\%|{_TIMES})(?:\s(?:points|pp))?(?=\s)")
+_VALUED_COMPARATIVE = re.compile(
+    # Not 'more' or 'fewer': what a factor counts is left to the count rule ('12% more puzzles').
+    r"\s(?:(?:higher|lower|better|faster|greater|improved|reduced|increased)\s)"
+)
+_CHANGE_NOUN = (
+    r"(?:reductions?|improvements?|gains?|increases?|decreases?|drops?|boosts?|savings?|degradations?)"
+)
+_VALUED_CHANGE_IN = re.compile(
+    rf"\s(?:(?:relative|absolute|average|overall)\s)?{_CHANGE_NOUN}\sin\s(?!terms\b)(?:the\s)?"
+    r"(?:(?:[a-z]+['’]s)\s)?"
+)
+# A word of the phrase: lower case, or an acronym with capitals after its first letter ('FLOPs',
+# 'BitOPs', 'MAE'), not a capitalised word (a name or a sentence's first word).
+_VALUED_WORD = re.compile(r"(?:[a-z][a-z0-9@-]*|[A-Z][A-Za-z0-9@-]*[A-Z][A-Za-z0-9@-]*)(?=[\s,.;:)]|$)")
+# Where the phrase a value is of ends: punctuation, or a word that starts what follows it.
+_VALUED_END = re.compile(
+    r"\s*(?:[,.;:)(]|$)|\s(?:than|per|with|while|and|or|compared|relative|on|in|for|at|during|across"
+    r"|over|when|without|by|under|versus|vs|which|that|to|as|from|using|is|are|was|were|of)\b"
+)
+_VALUED_CHANGE_AFTER = re.compile(rf"\s{_CHANGE_NOUN}(?=[\s,.;:)]|$)")
+# Heads that say a value is a setting, a share or a change, not what it measures.
+_NOT_VALUED_HEADS = frozenset(
+    (
+        *("number", "amount", "total", "fraction", "portion", "share", "proportion", "part", "factor"),
+        *("margin", "times", "time", "improvement", "improvements", "gain", "gains", "reduction"),
+        *("reductions", "increase", "decrease", "drop", "boost", "relative", "absolute", "average"),
+        *("overall", "size", "sizes", "steps", "parameter", "iterations", "epochs", "examples"),
+        # What is done or where, not what is measured: 'faster inference', 'higher in settings'.
+        *("inference", "training", "decoding", "often", "area", "areas"),
+        *("tasks", "settings", "benchmarks", "datasets", "domains", "environments", "scenarios"),
+    )
+)
+_ADJECTIVE = re.compile(r"(?:icient|sistent|erent|ive|ble|ous|ful|ly|est|al|ic|ed|ing|ar)$")
+# The words of TASK_WORD_STOPS that are nouns: a measure may hold them ('model size', 'token count').
+_NOUN_STOPS = frozenset(
+    (
+        *("model", "models", "data", "label", "labels", "sample", "samples", "token", "tokens"),
+        *("feature", "features", "output", "outputs", "response", "responses"),
+    )
+)
+MAX_VALUED_WORDS = 3
+
+
+def add_valued_measures(paper: PaperState) -> None:
+    """What a value is given for, named right after it: '13.5% higher model accuracy', '87×
+    lower computation energy', '38% BitOPs reduction', 'a 50% reduction in FLOPs'."""
+    text = paper.text
+    if "%" not in text and "×" not in text and "x " not in text and "\\times" not in text:
+        return
+    for value in _VALUE.finditer(text):
+        end = value.end()
+        after = _VALUED_COMPARATIVE.match(text, end) or _VALUED_CHANGE_IN.match(text, end)
+        if after is not None:
+            span = _valued_phrase(text, after.end())
+        else:
+            span = _valued_phrase(text, end + 1, _VALUED_CHANGE_AFTER)
+        # A measure found inside the phrase, not at its end, is what the value is of: '2.3× lower
+        # latency deadlines' compares latency.
+        if span is None or any(s < span[1] and span[0] < e < span[1] for s, e in paper.covered):
+            continue
+        if span in paper.covered:
+            _retype_as_measure(paper, span)
+        else:
+            _add_measure(paper, span)
+
+
+def _retype_as_measure(paper: PaperState, span: tuple[int, int]) -> None:
+    """A name a value is of is a metric, though the shapes took it for a method ('38% BitOPs
+    reduction'), unless a lexicon knows it or the paper defines it."""
+    owners = [e for e in paper.entities.values() if span in e.spans]
+    if len(owners) != 1:
+        return
+    owner = owners[0]
+    if owner.entity_type == "method" and not (owner.known or owner.expansion or owner.proposed):
+        paper.retype(owner, "metric")
+
+
+def _valued_phrase(text: str, position: int, end_pattern: re.Pattern = _VALUED_END) -> tuple[int, int] | None:
+    """The phrase of up to MAX_VALUED_WORDS words from position that end_pattern ends, if its last
+    word may name what is measured."""
+    words: list[re.Match[str]] = []
+    while len(words) < MAX_VALUED_WORDS:
+        word = _VALUED_WORD.match(text, position)
+        if word is None or not _may_be_valued(word.group()):
+            return None
+        words.append(word)
+        if end_pattern.match(text, word.end()):
+            break
+        if word.group().endswith("s") and not word.group().endswith("ss") and word.group().islower():
+            return None  # a plural, or a verb, goes before no more of the phrase: '0.1% parameters yields'
+        if not text.startswith(" ", word.end()):
+            return None
+        position = word.end() + 1
+    else:
+        return None
+    while len(words) > 1 and words[0].group() in _METRIC_FILLERS:
+        words.pop(0)  # 'higher average success rate' is success rate
+    head = words[-1].group()
+    if head in _NOT_VALUED_HEADS or head in _UNMEASURED or head in TASK_HEADS or head in METRIC_FILLERS:
+        return None
+    if head.islower() and _ADJECTIVE.search(head):
+        return None
+    return words[0].start(), words[-1].end()
+
+
+def _may_be_valued(word: str) -> bool:
+    return word in _NOUN_STOPS or not (
+        word in FUNCTION_WORDS
+        or word in TASK_WORD_STOPS
+        or word in MEASURE_CUES
+        or word in _PREPOSITIONS
+        or word.endswith("ly")
+    )

@@ -80,6 +80,7 @@ RULES: tuple[Rule, ...] = (
             "We compare against Zentro 125M and Zorb-Large.",
             [("Zentro 125M", "model"), ("Zorb-Large", "model")],
         ),
+        ("Features come from the ZorbNet-B5 backbone.", [("ZorbNet-B5", "model")]),
     ),
     _rule(
         "glued_words",
@@ -154,17 +155,24 @@ RULES: tuple[Rule, ...] = (
             [("calibration", "metric"), ("memory footprint", "metric")],
         ),
         ("It reduces the cost of labels.", [], ("cost",)),
+        ("It lowers the communication costs of training.", [("communication costs", "metric")]),
         ("We see a trade-off between recall and serving latency.", [("serving latency", "metric")]),
         ("It wins in terms of mesh quality and serving latency.", [("serving latency", "metric")]),
         ("Caching reduces decoding stalls by 30%.", [("decoding stalls", "metric")]),
         ("The student needs 3× fewer parameters.", [("parameters", "metric")]),
         ("Its masks show better transferability than before.", [("transferability", "metric")]),
+        ("It shows better reasoning ability than before.", [("reasoning ability", "metric")]),
+        ("It shows better generalization than before.", [("generalization", "metric")]),
+        ("It gives better ability and lower complexity.", [], ("ability", "complexity")),
         ("We prove a lower bound on the decoding error rate.", [("decoding error rate", "metric")]),
     ),
     _rule(
         "modified_measure",
         "context",
-        ("MODIFIED_MEASURE_HEADS", "MEASURE_SETTINGS", "TASK_HEADS", "PREPOSITIONS"),
+        (
+            *("MODIFIED_MEASURE_HEADS", "MEASURE_SETTINGS", "TASK_HEADS", "PREPOSITIONS"),
+            *("COMPLEXITY_HEADS", "COUNTED_COMPLEXITY_MODIFIERS"),
+        ),
         measures.add_modified_measures,
         (
             "The defence keeps clean accuracy and node classification accuracy.",
@@ -176,6 +184,24 @@ RULES: tuple[Rule, ...] = (
             ("against image classification accuracy",),
         ),
         ("The gain shows in the total computation time.", [("computation time", "metric")]),
+        (
+            "We bound the sample complexity, not the model complexity.",
+            [("sample complexity", "metric")],
+            ("model complexity",),
+        ),
+    ),
+    _rule(
+        "valued_measure",
+        "context",
+        ("METRIC_FILLERS",),
+        measures.add_valued_measures,
+        ("It needs 13.5% higher model accuracy than before.", [("model accuracy", "metric")]),
+        (
+            "It gives 38% BitOPs reduction and a 50% reduction in FLOPs.",
+            [("BitOPs", "metric"), ("FLOPs", "metric")],
+        ),
+        ("It shows 87.2× lower computation energy than attention.", [("computation energy", "metric")]),
+        ("It gives a 10% relative improvement on the task.", [], ("relative",)),
     ),
     _rule(
         "parenthesis_list",

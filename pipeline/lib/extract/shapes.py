@@ -65,6 +65,8 @@ _ROMAN = re.compile(r"[IVX]{1,4}s?")
 SIZE_TAG = re.compile(
     rf"(?:^|[-_ ])(?:\d+(?:\.\d+)?[BMb]|\d+B\d*[A-Z]?\d*T?|{alternation(SIZE_TAGS)})$"
     r"|\d+(?:\.\d+)?[BMb]-"
+    # A scaled variant's letter and rank: 'MiT-B5', 'EfficientNet-B0'.
+    r"|[A-Za-z]-B[0-7]$"
 )
 
 

@@ -332,6 +332,7 @@ UNMEASURED_QUALITIES = (
     *("effectiveness", "capacity", "dimensionality", "probability", "priority", "adaptability"),
     *("customizability", "flexibility", "applicability", "usability", "controllability", "quality"),
     *("expressivity", "expressiveness", "simplicity", "novelty", "practicality", "generality"),
+    *("superiority", "quantity", "activity", "suitability", "tractability", "sparsity"),
 )
 # Measures named by a modifier wherever they are written, cue or not: 'reconstruction accuracy',
 # 'clean accuracy', 'inference latency'. Weak heads ('time', 'rate') and heads that name no measure
@@ -348,7 +349,11 @@ COMPUTE_TIME_MODIFIERS = (
     *("computational", "computation", "computing", "compute", "wall-clock", "wallclock", "execution"),
     *("inference", "training"),
 )
-CUE_WORDS["measure_head"] = (*MODIFIED_MEASURE_HEADS, *TIME_HEADS)
+# 'complexity' is a measure after a word that says what is counted: 'sample complexity', 'query
+# complexity'; not 'computational complexity' or 'model complexity', properties of a method.
+COMPLEXITY_HEADS = ("complexity", "complexities")
+COUNTED_COMPLEXITY_MODIFIERS = ("sample", "query", "communication", "round", "oracle", "iteration", "label")
+CUE_WORDS["measure_head"] = (*MODIFIED_MEASURE_HEADS, *TIME_HEADS, *COMPLEXITY_HEADS)
 # Words that say under which conditions a measure is taken: 'clean accuracy', 'test error'.
 MEASURE_SETTINGS = (
     *("test", "testing", "training", "validation", "clean", "adversarial"),
