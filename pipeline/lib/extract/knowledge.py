@@ -19,6 +19,7 @@ the rules' own, so a name that stops being proposed stops being recognised on th
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import polars as pl
@@ -30,6 +31,8 @@ MAX_PROPOSERS = 2
 MIN_NAME_CHARS = 4
 MAX_CORPUS_MENTIONS = 20
 EVIDENCE = "corpus_name"
+# Texts searched at a time for the proposed names.
+SEARCH_SLICE = 65_536
 _TYPED = ("model", "dataset", "method")
 _NAME_SHAPE = re.compile(r"[A-Za-z][\w.+-]*(?:[A-Z0-9])[\w.+-]*")
 # Capitalised words joined by hyphens are words, not a name: 'Multi-Agent', 'Monte-Carlo'.
@@ -119,21 +122,31 @@ def apply_corpus_names(mentions: pl.DataFrame, texts: pl.LazyFrame) -> pl.DataFr
 
 def _occurrences(texts: pl.LazyFrame, names: pl.DataFrame) -> pl.DataFrame:
     """(paper_id, name, entity_type, start, end) of every whole-word occurrence of the names, in
-    character offsets; polars finds them in bytes, only the texts that hold one are read here."""
+    character offsets; polars finds them in bytes, only the texts that hold one are read here.
+
+    SEARCH_SLICE texts at a time, each slice's hits made rows before the next slice is read: the
+    texts collected at once are a gigabyte at a million papers, and a frame of every slice's hits
+    would hold them all still (a string polars filters stays a view into the buffer it was read in)."""
     patterns = names["name"].to_list()
-    hits = (
-        texts.select(
-            "paper_id",
-            "abstract_clean",
-            pl.col("abstract_clean").str.find_many(patterns, overlapping=True).alias("at"),
-            pl.col("abstract_clean").str.extract_many(patterns, overlapping=True).alias("name"),
+
+    def hits(offset: int) -> pl.DataFrame:
+        return (
+            texts.slice(offset, SEARCH_SLICE)
+            .select(
+                "paper_id",
+                "abstract_clean",
+                pl.col("abstract_clean").str.find_many(patterns, overlapping=True).alias("at"),
+                pl.col("abstract_clean").str.extract_many(patterns, overlapping=True).alias("name"),
+            )
+            .filter(pl.col("at").list.len() > 0)
+            .collect()
         )
-        .filter(pl.col("at").list.len() > 0)
-        .collect()
-    )
+
     types = dict(zip(names["name"], names["entity_type"], strict=True))
+    n_texts = texts.select(pl.len()).collect().item()
     rows = []
-    for paper_id, text, positions, found in hits.iter_rows():
+    slices = (hits(offset) for offset in range(0, n_texts, SEARCH_SLICE))
+    for paper_id, text, positions, found in itertools.chain.from_iterable(hit.iter_rows() for hit in slices):
         encoded = text.encode()
         kept = 0
         for position, name in zip(positions, found, strict=True):
