@@ -66,7 +66,8 @@ def corpus_names(mentions: pl.DataFrame) -> pl.DataFrame:
 
 def apply_corpus_names(mentions: pl.DataFrame, texts: pl.LazyFrame) -> pl.DataFrame:
     """The mentions with what corpus_names adds: new mentions where a paper writes a proposed name
-    no rule found, and shape-typed methods retyped to the proposing paper's type."""
+    no rule found, and shape-typed methods retyped to the proposing paper's type. A caller that
+    passes `mentions` without holding them lets each of their columns go once it is reordered."""
     names = corpus_names(mentions)
     if names.is_empty():
         return mentions
@@ -75,9 +76,9 @@ def apply_corpus_names(mentions: pl.DataFrame, texts: pl.LazyFrame) -> pl.DataFr
         return mentions
     own = names.explode("proposers").select("name", pl.col("proposers").alias("paper_id"))
     found = found.join(own, on=["paper_id", "name"], how="anti")
-    by_paper = mentions.select("paper_id", "start", "end", "name", "entity_type", "role", "expansion")
+    written = mentions.select("paper_id", "start", "end", "name", "entity_type", "role", "expansion")
     retyped = (
-        found.join(by_paper, on=["paper_id", "start", "end", "name"], how="inner", suffix="_written")
+        found.join(written, on=["paper_id", "start", "end", "name"], how="inner", suffix="_written")
         .filter(
             (pl.col("entity_type_written") == "method")
             & (pl.col("entity_type") != "method")
@@ -87,8 +88,16 @@ def apply_corpus_names(mentions: pl.DataFrame, texts: pl.LazyFrame) -> pl.DataFr
         .select("paper_id", "start", "end", pl.col("entity_type").alias("corpus_type"))
         .unique(["paper_id", "start", "end"])
     )
+    del written  # its columns are the mentions' own: kept, they would outlive the reordering below
+    # The retyped type of each mention, found on its key columns alone and added beside the others:
+    # a join of the whole mentions would copy each of their columns, millions of rows at scale.
+    corpus_type = (
+        mentions.select("paper_id", "start", "end")
+        .join(retyped, on=["paper_id", "start", "end"], how="left", maintain_order="left")
+        .get_column("corpus_type")
+    )
     mentions = (
-        mentions.join(retyped, on=["paper_id", "start", "end"], how="left")
+        mentions.with_columns(corpus_type)
         .with_columns(
             pl.coalesce("corpus_type", "entity_type").alias("entity_type"),
             pl.when(pl.col("corpus_type").is_not_null())
@@ -117,7 +126,20 @@ def apply_corpus_names(mentions: pl.DataFrame, texts: pl.LazyFrame) -> pl.DataFr
     # Each paper's mentions stay together, in the papers' order and in text order within a paper.
     merged = pl.concat([mentions, rows.select(mentions.columns)])
     rank = merged.select("paper_id").unique(maintain_order=True).with_row_index("_rank")
-    return merged.join(rank, on="paper_id").sort("_rank", "start", maintain_order=True).drop("_rank")
+    # Ordered on the key columns alone, then the rows copied in that order a column at a time.
+    order = (
+        merged.select("paper_id", "start")
+        .with_row_index("_row")
+        .join(rank, on="paper_id", maintain_order="left")
+        .sort("_rank", "start", maintain_order=True)
+        .get_column("_row")
+    )
+    del mentions  # `merged` holds their columns: each is let go once it is copied in order
+    columns = []
+    for name in merged.columns:
+        columns.append(merged.get_column(name).gather(order))
+        merged = merged.drop(name)
+    return pl.DataFrame(columns)
 
 
 def _occurrences(texts: pl.LazyFrame, names: pl.DataFrame) -> pl.DataFrame:
