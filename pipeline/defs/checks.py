@@ -5,6 +5,7 @@ import json
 import os
 import pickle
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import dagster as dg
 import polars as pl
@@ -16,13 +17,12 @@ from pipeline.lib.publish import content_digest, record_passed
 from pipeline.lib.reconcile import reconcile
 from pipeline.lib.schema import TABLES, Table
 from pipeline.lib.staging import Staging
-from pipeline.lib.validate import (
-    TableValidation,
-    load_passed_rows,
-    save_passed_rows,
-    validate_table,
-    write_reports,
-)
+
+# Great Expectations (with pandas, scipy, sqlalchemy, altair) is 250 MB resident in a process, and
+# every step's process is forked from a server that imports this module: a check imports it when it
+# runs, so that no other step, nor the server, holds it.
+if TYPE_CHECKING:
+    from pipeline.lib.validate import TableValidation
 
 EXAMPLES = 10
 REPORTS_DIR = "reports"
@@ -48,11 +48,13 @@ def _digests(files: dict[str, Path]) -> dict[str, str]:
     return {name: content_digest(path) for name, path in files.items()}
 
 
-def _publish_report(paths: WarehousePaths, run_id: str, validation: TableValidation) -> dict:
+def _publish_report(paths: WarehousePaths, run_id: str, validation: "TableValidation") -> dict:
     """Stage this table's validation and re-render the run's report from every table checked so far.
 
     Checks run in separate processes; the lock keeps their report writes from interleaving.
     """
+    from pipeline.lib.validate import write_reports
+
     warehouse = paths.warehouse()
     staged = Staging(warehouse).validations
     staged.mkdir(parents=True, exist_ok=True)
@@ -66,7 +68,7 @@ def _publish_report(paths: WarehousePaths, run_id: str, validation: TableValidat
         return write_reports(validations, warehouse / REPORTS_DIR)
 
 
-def _failure_table(validation: TableValidation) -> str:
+def _failure_table(validation: "TableValidation") -> str:
     rows = [
         {"expectation": o.label(), "unexpected": o.unexpected_count, "examples": repr(o.unexpected_examples)}
         for o in validation.failures()
@@ -88,6 +90,8 @@ def schema_check(table: Table) -> dg.AssetChecksDefinition:
         "keys, not-null columns, allowed values, ranges and references.",
     )
     def _check(context: dg.AssetCheckExecutionContext, paths: WarehousePaths) -> dg.AssetCheckResult:
+        from pipeline.lib.validate import load_passed_rows, save_passed_rows, validate_table
+
         # One function serves every table, so tables are read from staging rather than named
         # parameters; from the file, so that a table of a million abstracts is read in chunks.
         with staged_snapshots(paths.warehouse(), [table.name, *related]) as files:

@@ -83,7 +83,8 @@ class Table:
         )
 
     def polars_schema(self) -> dict[str, pl.DataType]:
-        empty = pl.from_arrow(self.arrow_schema().empty_table())
+        # Not `Schema.empty_table()`: pyarrow imports pandas for it, 40 MB in every step's process.
+        empty = pl.from_arrow(pa.Table.from_batches([], schema=self.arrow_schema()))
         return dict(empty.schema)
 
     def empty_frame(self) -> pl.DataFrame:

@@ -323,12 +323,22 @@ def assemble(papers: pl.DataFrame, rows: TextRows, texts: pl.LazyFrame) -> Extra
     order = papers.select("paper_id", TEXT_KEY, pl.int_range(pl.len()).alias("_order"))
 
     def by_paper(frame: pl.DataFrame) -> pl.DataFrame:
-        columns = ["paper_id", *(c for c in frame.columns if c != TEXT_KEY)]
-        joined = frame.join(order, on=TEXT_KEY, how="inner", maintain_order="left")
-        del frame
+        # The rows each paper gets, found on TEXT_KEY alone, then copied a column at a time, each
+        # column of `frame` let go once copied: a join of the whole frame would hold it twice.
+        picked = (
+            frame.select(TEXT_KEY)
+            .with_row_index("_row")
+            .join(order, on=TEXT_KEY, how="inner", maintain_order="left")
+        )
         # Rows gathered file by file come in paper order already when the files are in input order.
-        in_order = joined if joined["_order"].is_sorted() else joined.sort("_order", maintain_order=True)
-        return in_order.select(columns)
+        if not picked["_order"].is_sorted():
+            picked = picked.sort("_order", maintain_order=True)
+        columns = [picked.get_column("paper_id")]
+        for name in frame.columns:
+            if name != TEXT_KEY:
+                columns.append(frame.get_column(name).gather(picked["_row"]))
+            frame = frame.drop(name)
+        return pl.DataFrame(columns)
 
     # Each table of rows is let go as soon as its papers' table is made (when the caller passed the
     # rows without keeping them): a million papers' rows are gigabytes.
@@ -337,7 +347,10 @@ def assemble(papers: pl.DataFrame, rows: TextRows, texts: pl.LazyFrame) -> Extra
     tables = {name: by_paper(frames.pop(name)) for name in list(frames)}
     mentions, abbreviations, links, results, capped = tables.values()
     del tables
-    mentions, entities = resolve(apply_corpus_names(mentions, texts))
+    # Handed over, not kept here: apply_corpus_names lets them go as it reorders them.
+    handed = [mentions]
+    del mentions
+    mentions, entities = resolve(apply_corpus_names(handed.pop(), texts))
     return Extraction(
         mentions=TABLES["mentions"].conform(mentions),
         entities=TABLES["entities"].conform(entities),

@@ -58,8 +58,15 @@ def resolve(mentions: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         .filter(pl.col("_n") == 1)
         .drop("_n")
     )
+    # Each join below is made on the key columns alone and its columns added beside the mentions':
+    # a join of the whole mentions would copy each of their columns, millions of rows at scale.
+    only = (
+        frame.select("entity_type", "_name_key")
+        .join(known, on=["entity_type", "_name_key"], how="left", maintain_order="left")
+        .select("_only_key", "_only")
+    )
     frame = (
-        frame.join(known, on=["entity_type", "_name_key"], how="left")
+        frame.hstack(only.get_columns())
         .with_columns(
             pl.when(pl.col("_expansion_key") == "")
             .then(pl.col("_only_key").fill_null(""))
@@ -68,13 +75,15 @@ def resolve(mentions: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         )
         .drop("_only_key")
     )
-    frame = frame.with_columns(
+    keys = frame.select(
         pl.concat_str(["entity_type", "_name_key", "_expansion_key"], separator="|").alias("_key")
     )
     # Hashed once per distinct key: mentions name far fewer distinct entities than there are mentions.
-    keys = frame.select(pl.col("_key").unique())
-    ids = keys.with_columns(pl.col("_key").map_elements(_hash_key, return_dtype=pl.String).alias("entity_id"))
-    frame = frame.join(ids, on="_key", how="left", maintain_order="left").drop("_key")
+    ids = keys.unique().with_columns(
+        pl.col("_key").map_elements(_hash_key, return_dtype=pl.String).alias("entity_id")
+    )
+    entity_ids = keys.join(ids, on="_key", how="left", maintain_order="left").get_column("entity_id")
+    frame = frame.with_columns(entity_ids)
     entities = (
         frame.group_by("entity_id")
         .agg(
@@ -93,12 +102,12 @@ def resolve(mentions: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         )
         .sort("entity_id")
     )
-    canonical = entities.select("entity_id", pl.col("name").alias("_canonical"))
-    frame = (
-        frame.join(canonical, on="entity_id", how="left")
-        .with_columns(pl.col("_canonical").alias("name"))
-        .drop("_canonical", "_only", "_name_key", "_expansion_key")
+    canonical = (
+        frame.select("entity_id")
+        .join(entities.select("entity_id", "name"), on="entity_id", how="left", maintain_order="left")
+        .get_column("name")
     )
+    frame = frame.with_columns(canonical).drop("_only", "_name_key", "_expansion_key")
     return frame, entities
 
 

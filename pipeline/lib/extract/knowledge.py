@@ -19,6 +19,7 @@ the rules' own, so a name that stops being proposed stops being recognised on th
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import polars as pl
@@ -30,6 +31,8 @@ MAX_PROPOSERS = 2
 MIN_NAME_CHARS = 4
 MAX_CORPUS_MENTIONS = 20
 EVIDENCE = "corpus_name"
+# Texts searched at a time for the proposed names.
+SEARCH_SLICE = 65_536
 _TYPED = ("model", "dataset", "method")
 _NAME_SHAPE = re.compile(r"[A-Za-z][\w.+-]*(?:[A-Z0-9])[\w.+-]*")
 # Capitalised words joined by hyphens are words, not a name: 'Multi-Agent', 'Monte-Carlo'.
@@ -63,7 +66,8 @@ def corpus_names(mentions: pl.DataFrame) -> pl.DataFrame:
 
 def apply_corpus_names(mentions: pl.DataFrame, texts: pl.LazyFrame) -> pl.DataFrame:
     """The mentions with what corpus_names adds: new mentions where a paper writes a proposed name
-    no rule found, and shape-typed methods retyped to the proposing paper's type."""
+    no rule found, and shape-typed methods retyped to the proposing paper's type. A caller that
+    passes `mentions` without holding them lets each of their columns go once it is reordered."""
     names = corpus_names(mentions)
     if names.is_empty():
         return mentions
@@ -72,9 +76,9 @@ def apply_corpus_names(mentions: pl.DataFrame, texts: pl.LazyFrame) -> pl.DataFr
         return mentions
     own = names.explode("proposers").select("name", pl.col("proposers").alias("paper_id"))
     found = found.join(own, on=["paper_id", "name"], how="anti")
-    by_paper = mentions.select("paper_id", "start", "end", "name", "entity_type", "role", "expansion")
+    written = mentions.select("paper_id", "start", "end", "name", "entity_type", "role", "expansion")
     retyped = (
-        found.join(by_paper, on=["paper_id", "start", "end", "name"], how="inner", suffix="_written")
+        found.join(written, on=["paper_id", "start", "end", "name"], how="inner", suffix="_written")
         .filter(
             (pl.col("entity_type_written") == "method")
             & (pl.col("entity_type") != "method")
@@ -84,8 +88,16 @@ def apply_corpus_names(mentions: pl.DataFrame, texts: pl.LazyFrame) -> pl.DataFr
         .select("paper_id", "start", "end", pl.col("entity_type").alias("corpus_type"))
         .unique(["paper_id", "start", "end"])
     )
+    del written  # its columns are the mentions' own: kept, they would outlive the reordering below
+    # The retyped type of each mention, found on its key columns alone and added beside the others:
+    # a join of the whole mentions would copy each of their columns, millions of rows at scale.
+    corpus_type = (
+        mentions.select("paper_id", "start", "end")
+        .join(retyped, on=["paper_id", "start", "end"], how="left", maintain_order="left")
+        .get_column("corpus_type")
+    )
     mentions = (
-        mentions.join(retyped, on=["paper_id", "start", "end"], how="left")
+        mentions.with_columns(corpus_type)
         .with_columns(
             pl.coalesce("corpus_type", "entity_type").alias("entity_type"),
             pl.when(pl.col("corpus_type").is_not_null())
@@ -114,26 +126,49 @@ def apply_corpus_names(mentions: pl.DataFrame, texts: pl.LazyFrame) -> pl.DataFr
     # Each paper's mentions stay together, in the papers' order and in text order within a paper.
     merged = pl.concat([mentions, rows.select(mentions.columns)])
     rank = merged.select("paper_id").unique(maintain_order=True).with_row_index("_rank")
-    return merged.join(rank, on="paper_id").sort("_rank", "start", maintain_order=True).drop("_rank")
+    # Ordered on the key columns alone, then the rows copied in that order a column at a time.
+    order = (
+        merged.select("paper_id", "start")
+        .with_row_index("_row")
+        .join(rank, on="paper_id", maintain_order="left")
+        .sort("_rank", "start", maintain_order=True)
+        .get_column("_row")
+    )
+    del mentions  # `merged` holds their columns: each is let go once it is copied in order
+    columns = []
+    for name in merged.columns:
+        columns.append(merged.get_column(name).gather(order))
+        merged = merged.drop(name)
+    return pl.DataFrame(columns)
 
 
 def _occurrences(texts: pl.LazyFrame, names: pl.DataFrame) -> pl.DataFrame:
     """(paper_id, name, entity_type, start, end) of every whole-word occurrence of the names, in
-    character offsets; polars finds them in bytes, only the texts that hold one are read here."""
+    character offsets; polars finds them in bytes, only the texts that hold one are read here.
+
+    SEARCH_SLICE texts at a time, each slice's hits made rows before the next slice is read: the
+    texts collected at once are a gigabyte at a million papers, and a frame of every slice's hits
+    would hold them all still (a string polars filters stays a view into the buffer it was read in)."""
     patterns = names["name"].to_list()
-    hits = (
-        texts.select(
-            "paper_id",
-            "abstract_clean",
-            pl.col("abstract_clean").str.find_many(patterns, overlapping=True).alias("at"),
-            pl.col("abstract_clean").str.extract_many(patterns, overlapping=True).alias("name"),
+
+    def hits(offset: int) -> pl.DataFrame:
+        return (
+            texts.slice(offset, SEARCH_SLICE)
+            .select(
+                "paper_id",
+                "abstract_clean",
+                pl.col("abstract_clean").str.find_many(patterns, overlapping=True).alias("at"),
+                pl.col("abstract_clean").str.extract_many(patterns, overlapping=True).alias("name"),
+            )
+            .filter(pl.col("at").list.len() > 0)
+            .collect()
         )
-        .filter(pl.col("at").list.len() > 0)
-        .collect()
-    )
+
     types = dict(zip(names["name"], names["entity_type"], strict=True))
+    n_texts = texts.select(pl.len()).collect().item()
     rows = []
-    for paper_id, text, positions, found in hits.iter_rows():
+    slices = (hits(offset) for offset in range(0, n_texts, SEARCH_SLICE))
+    for paper_id, text, positions, found in itertools.chain.from_iterable(hit.iter_rows() for hit in slices):
         encoded = text.encode()
         kept = 0
         for position, name in zip(positions, found, strict=True):
