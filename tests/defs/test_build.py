@@ -11,6 +11,7 @@ import pyarrow.parquet as pq
 
 from pipeline.build import run_build
 from pipeline.definitions import build_definitions
+from pipeline.defs.checks import CHECKED_TABLES
 from pipeline.defs.ingest import SEED_FILES, seed_file
 from pipeline.lib.schema import TABLES
 from tests.conftest import REPO_ROOT, SEEDS
@@ -47,10 +48,18 @@ def test_materialize_all_assets_into_tmp_path(tmp_path):
     merged = result.asset_materializations_for_node("deduplicate_documents")[0].metadata
     assert merged["exact_merged"].value == 6
     assert merged["near_merged"].value == 0
-    assert all(check.passed for check in result.get_asset_check_evaluations())
+    evaluations = result.get_asset_check_evaluations()
+    assert sorted(e.asset_check_key.name for e in evaluations) == sorted(CHECKED_TABLES)
+    assert all(check.passed for check in evaluations)
     assert (tmp_path / "papers.duckdb").exists()
     for name in TABLES:
         assert (tmp_path / "parquet" / f"{name}.parquet").exists(), name
+    # The checks share two steps, yet each runs alone when it is the one selected.
+    papers_check = dg.AssetCheckKey(dg.AssetKey("papers"), "papers_matches_schema")
+    alone = dg.materialize(
+        assets, selection=dg.AssetSelection.checks(papers_check), resources=defs.resources, instance=instance
+    )
+    assert [e.asset_check_key for e in alone.get_asset_check_evaluations()] == [papers_check]
 
 
 def test_seed_build_counts(built_warehouse):
