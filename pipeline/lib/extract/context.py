@@ -414,6 +414,8 @@ def add_measured_values(paper: PaperState) -> None:
 def add_measured_in(paper: PaperState) -> None:
     """'as measured by Bayes risk', 'evaluated in terms of success rate and data efficiency'."""
     text = paper.text
+    if not any(verb in text for verb in _MEASURE_VERBS_SPACED):
+        return  # every match of both patterns holds one; most joints found are other verbs' ('proposed by ')
     if not any(joint in text for joint in _MEASURED_JOINTS):
         return  # every match holds one of them: a scan of the text for each is cheaper than the pattern's
     for m in _MEASURED_IN.finditer(text):
@@ -516,6 +518,8 @@ _AS_MEASURED_BY = re.compile(
     rf"({alternation(MEASURE_VERBS)}) (?:by|with|via|using) (?:the )?"
     r"([A-Z][A-Za-z]*[A-Z][A-Za-z0-9-]*)(?=[),.;:]|$)"
 )
+# What every match of _MEASURED_IN and _AS_MEASURED_BY holds: 'measured ', 'assessed '.
+_MEASURE_VERBS_SPACED = tuple(f"{verb} " for verb in MEASURE_VERBS)
 # What every match of _MEASURED_IN holds: 'ed by ', 'ed in terms of '.
 _MEASURED_JOINTS = tuple(
     {f"{verb[-2:]} {preposition} " for verb in MEASURE_VERBS for preposition in MEASURE_PREPOSITIONS}
