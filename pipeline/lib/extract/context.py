@@ -373,7 +373,12 @@ def add_cue_context(paper: PaperState) -> None:
             _add_examples(paper, hit)
         if hit.entry.kind != "cue:head":
             continue
-        m = _NAME_BEFORE.search(text, max(0, hit.start - 60), hit.start)
+        # A match holds four spaces at most (three between its words, one after them): none starts
+        # before the fifth space back, and each start the search need not try saves a backtrack.
+        reach = max(0, hit.start - 60)
+        words_before = text[reach : hit.start].rsplit(" ", 5)
+        reach += len(words_before[0]) + 1 if len(words_before) == 6 else 0
+        m = _NAME_BEFORE.search(text, reach, hit.start)
         if m is None:
             continue
         words = m.group(1).split()
