@@ -241,11 +241,23 @@ def _extract_chunk(rows: list[tuple[str, str]]) -> TextRows:
         results.extend((text_key, *r) for r in paper_results[:MAX_RESULTS])
     return TextRows(
         *(
-            pl.DataFrame(data, schema=_keyed(schema), orient="row")
+            _frame(data, _keyed(schema))
             for data, schema in zip(
                 (mentions, abbreviations, links, results, capped), _ROW_SCHEMAS, strict=True
             )
         )
+    )
+
+
+def _frame(rows: list[tuple], schema: dict) -> pl.DataFrame:
+    """The rows as a frame of the schema, built a column at a time: several times faster than
+    from the rows themselves (orient="row")."""
+    columns = list(zip(*rows, strict=True)) or [()] * len(schema)
+    return pl.DataFrame(
+        [
+            pl.Series(name, column, dtype=dtype)
+            for (name, dtype), column in zip(schema.items(), columns, strict=True)
+        ]
     )
 
 
