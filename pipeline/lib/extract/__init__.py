@@ -202,6 +202,16 @@ def _extract_chunk(rows: list[tuple[str, str]]) -> TextRows:
     texts' rows never exist as Python objects at once."""
     lexicon = load_lexicon()
     mentions, abbreviations, links, results, capped = [], [], [], [], []
+    # An entity's every mention repeats its name and expansion, and known names recur across
+    # papers: each distinct one is normalised once a chunk.
+    name_keys: dict[str | None, str] = {}
+
+    def name_key(name: str | None) -> str:
+        key = name_keys.get(name)
+        if key is None:
+            key = name_keys[name] = normalise_name(name)
+        return key
+
     for text_key, text in rows:
         text_links = find_links(text)
         found = extract_entities(text, lexicon, text_links)
@@ -217,8 +227,8 @@ def _extract_chunk(rows: list[tuple[str, str]]) -> TextRows:
                     m.end,
                     m.role,
                     m.expansion,
-                    normalise_name(m.name),
-                    normalise_name(m.expansion),
+                    name_key(m.name),
+                    name_key(m.expansion),
                     m.evidence,
                 )
             )
@@ -231,11 +241,23 @@ def _extract_chunk(rows: list[tuple[str, str]]) -> TextRows:
         results.extend((text_key, *r) for r in paper_results[:MAX_RESULTS])
     return TextRows(
         *(
-            pl.DataFrame(data, schema=_keyed(schema), orient="row")
+            _frame(data, _keyed(schema))
             for data, schema in zip(
                 (mentions, abbreviations, links, results, capped), _ROW_SCHEMAS, strict=True
             )
         )
+    )
+
+
+def _frame(rows: list[tuple], schema: dict) -> pl.DataFrame:
+    """The rows as a frame of the schema, built a column at a time: several times faster than
+    from the rows themselves (orient="row")."""
+    columns = list(zip(*rows, strict=True)) or [()] * len(schema)
+    return pl.DataFrame(
+        [
+            pl.Series(name, column, dtype=dtype)
+            for (name, dtype), column in zip(schema.items(), columns, strict=True)
+        ]
     )
 
 

@@ -14,7 +14,6 @@ import unicodedata
 import polars as pl
 
 _DASHES = re.compile(r"[‐‑‒–—―−-]+")
-_SPACES = re.compile(r"\s+")
 _POSSESSIVE = re.compile(r"['’]s\b")
 # Words whose final s is not a plural: 'class', 'corpus', 'analysis', 'atlas', 'chaos'.
 _NOT_PLURAL = ("ss", "us", "is", "as", "os")
@@ -28,7 +27,7 @@ def normalise_name(name: str | None) -> str:
     text = unicodedata.normalize("NFKC", name).casefold()
     text = _POSSESSIVE.sub("", text)
     text = _DASHES.sub(" ", text)
-    text = _SPACES.sub(" ", text).strip()
+    text = " ".join(text.split())  # as re.sub(r"\s+", " ", text).strip(): both split on str.isspace
     if len(text) > 3 and text.endswith("s") and not text.endswith(_NOT_PLURAL):
         text = text[:-1]
     return text
