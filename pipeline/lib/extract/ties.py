@@ -1,7 +1,7 @@
 """What a sentence ties to a number: the cues (metric, dataset and system mentions) near it, found
 by bisection, and the dataset a result is measured on.
 
-results.py finds the numbers, and their metric and compared systems, with these.
+results.py finds the numbers and their metric with these; compared.py the systems compared.
 """
 
 from __future__ import annotations
