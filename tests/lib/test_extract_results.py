@@ -384,6 +384,22 @@ def test_systems_before_by_are_the_object_beaten_or_what_the_measure_is_of(text,
     assert result.compared_to == compared
 
 
+@pytest.mark.parametrize(
+    ("text", "compared"),
+    [
+        ("Ours outperforms all pre-existing FooNet methods by 4%.", None),
+        ("Ours outperforms prior FooNet baselines by 4%.", None),
+        ("Ours outperforms BarNet and all prior FooNet methods by 4%.", "BarNet"),
+        ("Ours outperforms FooNet methods such as BarNet by 4%.", "BarNet"),
+        ("Ours outperforms the SOTA BarNet using FooNet by 4.0% mIoU.", "BarNet"),
+        ("Ours reaches 80%, outperforming BarNet using FooNet by 4.0%.", "BarNet"),
+    ],
+)
+def test_a_kind_of_unnamed_systems_or_what_a_system_uses_is_not_compared(text, compared):
+    mentions = sorted(mention(text, name, "method") for name in ("FooNet", "BarNet") if name in text)
+    assert results(text, mentions)[-1].compared_to == compared
+
+
 def test_one_system_before_by_is_compared_with_the_whole_list():
     text = (
         "It surpasses FooNet by 6.1%, 2.4% and 3.0% on AlphaSet, BetaSet and GammaSet, respectively. "

@@ -44,8 +44,19 @@ _COMPARED_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _MEASURE_OF = re.compile(r"\s(?<!terms\s)of\s")
-# Where the systems beaten end: "outperforms A on B by 3%", "surpasses A in terms of speed by 52×".
-_OBJECT_END = re.compile(r"\s(?:on|in|across|for|at|under|with|when|while)\s")
+# Where the systems beaten end: "outperforms A on B by 3%", "surpasses A in terms of speed by 52×",
+# "outperforms A using B by 4%" (B is what A was run with).
+_OBJECT_END = re.compile(r"\s(?:on|in|across|for|at|under|with|using|when|while)\s")
+# A name that only says which kind of unnamed systems were beaten: "all prior A methods".
+_UNNAMED_BEFORE = re.compile(
+    r"\b(?:all|existing|pre-existing|prior|previous|earlier|other|current|conventional|traditional)\s+"
+    r"(?:[\w-]+\s+){0,2}$",
+    re.IGNORECASE,
+)
+_KIND_AFTER = re.compile(
+    r"\s+(?:methods|approaches|baselines|techniques|algorithms|models|frameworks|systems|variants|works)\b"
+    r"(?P<examples>,?\s+(?:such\s+as|including|like)\b)?"
+)
 # Nothing but systems: "improves A and B by 3%" (not "improves the ImageNet accuracy by 3%").
 _ONLY_SYSTEMS = re.compile(r"(?:\s|,|\b(?:and|both|the)\b)*", re.IGNORECASE)
 # A clause that opens on what it compares with: "Compared to the SOTA method, IFC, it ...".
@@ -91,9 +102,11 @@ def _systems_before(text: str, systems: list[System], before: re.Match) -> list[
     if before["beats"] or of >= 0:
         start = start if before["beats"] else of
         cut = _OBJECT_END.search(text, start, end)
-        return named_in(
-            text, within(systems, start, cut.start() if cut else end), start, cut.start() if cut else end
-        )
+        end = cut.start() if cut else end
+        named = within(systems, start, end)
+        kinds = [s for s in named if _unnamed_kind(text, s, start)]
+        named = [s for s in named if s not in kinds]
+        return named_in(text, named, start, end) if named or not kinds else []
     named = within(systems, start, end)
     owners = [s.name for s in named if text.startswith(("'s ", "’s "), s.end)]  # "improves A's F1 by"
     if owners:
@@ -111,3 +124,13 @@ def _listed_after(text: str, systems: list[System], first: System) -> list[str]:
             listed.append(system.name)
             position = system.end
     return listed
+
+
+def _unnamed_kind(text: str, system: System, start: int) -> bool:
+    """Whether a system names only the kind of the systems beaten: unnamed ("outperforms all
+    pre-existing A methods by 4%": none named) or named after it ("A methods such as B": B), the
+    object starting at `start`."""
+    kind = _KIND_AFTER.match(text, system.end)
+    return bool(kind) and bool(
+        kind["examples"] or _UNNAMED_BEFORE.search(text, max(start, system.start - 60), system.start)
+    )

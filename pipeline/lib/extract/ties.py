@@ -82,7 +82,7 @@ _NOT_NAMES = frozenset({"SOTA", "SOTAS", "SOTA.", "AI", "GPU", "GPUS", "CPU", "T
 _BEATING_AFTER = re.compile(
     r"[^;\d]{0,80}?(?:,\s*|\s+)(?:\w+ly\s+)?(?:outperforming|surpassing|exceeding|beating)\s+"
     r"(?:(?:the|a|an)\s+)?(?:[a-z][\w-]*\s+){0,3}?(?P<object>[^;.,()\s][^;.,()]{0,60}?)"
-    r"(?=\s+(?:by|on|in|across|for|with|while|when|at|under|and\s+(?:achiev|reach|obtain))|\s*[,;.(]|$)"
+    r"(?=\s+(?:by|on|in|across|for|with|using|while|when|at|under|and\s+(?:achiev|reach|obtain))|\s*[,;.(]|$)"
 )
 # "outperforms B, achieving 100%": the systems beaten before a score.
 _BEATING_BEFORE = re.compile(
