@@ -400,6 +400,12 @@ def test_a_kind_of_unnamed_systems_or_what_a_system_uses_is_not_compared(text, c
     assert results(text, mentions)[-1].compared_to == compared
 
 
+def test_numbers_listed_past_what_each_was_measured_with_share_their_comparison():
+    text = "It surpasses FooNet in speed by 52× (BarNet-4) and 16× (BazNet-18)."
+    found = results(text, [mention(text, "FooNet", "method")])
+    assert [(r.text, r.compared_to) for r in found] == [("52×", "FooNet"), ("16×", "FooNet")]
+
+
 def test_one_system_before_by_is_compared_with_the_whole_list():
     text = (
         "It surpasses FooNet by 6.1%, 2.4% and 3.0% on AlphaSet, BetaSet and GammaSet, respectively. "
