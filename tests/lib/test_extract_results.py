@@ -304,6 +304,8 @@ def test_several_numbers_after_by_share_their_one_system():
         ("It reaches a 6× higher average solve rate over BarSolver.", "BarSolver"),
         ("It uses 40% GPU memory than BarSolver.", "BarSolver"),
         ("It keeps 95% on held-out tasks compared to BarSolver.", "BarSolver"),
+        ("It gives a 72.3% overall bit rate saving over BarSolver.", "BarSolver"),
+        ("It gives 12% higher accuracy gains over BarSolver.", "BarSolver"),
     ],
 )
 def test_compared_system_in_apposition_or_after_a_word_that_only_compares(text, system):

@@ -27,7 +27,10 @@ _COMPARED_AFTER = re.compile(
     r"\s+(?:than|over|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|against)"
     # ... or a few words and a word that only compares: "46% GPU memory than A", "97% on new tasks
     # compared to A"
-    r"|(?:\s+[^\W\d][\w@-]*){1,4}?\s+(?:than|compared\s+(?:to|with)|relative\s+to))\s+(?:(?:the|its|their)\s+)?(?-i:[a-z]+(?:-[a-z]+)+\s+)?"
+    r"|(?:\s+[^\W\d][\w@-]*){1,4}?\s+(?:than|compared\s+(?:to|with)|relative\s+to)"
+    # ... or a few words naming a change, then "over": "72.3% overall bit rate saving over A"
+    r"|(?:\s+[^\W\d][\w@-]*){0,3}?\s+(?:savings?|reductions?|improvements?|gains?|speed-?ups?|boosts?)\s+over)"
+    r"\s+(?:(?:the|its|their)\s+)?(?-i:[a-z]+(?:-[a-z]+)+\s+)?"
     # ... or the other system's own value first: "72% compared to 28% for (default) A".
     r"(?:\d[\d.,]*\s?%?\s+(?:for|of|by|with|from)\s+(?:the\s+)?(?:[a-z]+\s+)?)?",
     re.IGNORECASE,
