@@ -210,6 +210,9 @@ def test_what_is_evaluated_is_a_measure(text, expected):
     [
         ("It lowers calibration error across tasks.", {"calibration error"}),
         ("It cuts memory footprint by half.", {"memory footprint"}),
+        ("It needs less memory space than before.", {"memory space"}),
+        ("It improves memory efficiency of training.", {"memory efficiency"}),
+        ("It lowers memory requirements.", {"memory requirements"}),
     ],
 )
 def test_a_second_head_ends_the_phrase_before_a_preposition(text, expected):

@@ -36,6 +36,7 @@ from pipeline.lib.extract.vocabulary import (
     METRIC_FILLERS,
     METRIC_HEADS,
     PREPOSITIONS,
+    SECOND_MEASURE_HEADS,
     TASK_HEADS,
     TASK_WORD_STOPS,
     TIME_HEADS,
@@ -200,7 +201,7 @@ def _measure_at(text: str, position: int) -> tuple[int, int] | None:
             following = _WORD.match(text, end + 1) if text.startswith(" ", end) else None
             if (
                 following is not None
-                and following.group() in _HEADS
+                and (following.group() in _HEADS or following.group() in _SECOND_HEADS)
                 and not _continues(text, following.end())
             ):
                 end = following.end()
@@ -211,6 +212,7 @@ def _measure_at(text: str, position: int) -> tuple[int, int] | None:
     return None
 
 
+_SECOND_HEADS = frozenset(SECOND_MEASURE_HEADS)
 # What a cue verb changes by a value: 'by 30%', 'by up to 4 points', 'by 2.1 BLEU'.
 _BY_VALUE = re.compile(
     r" by (?:up to |over |about |around |nearly |almost |more than |an average of )?[+-]?\d"

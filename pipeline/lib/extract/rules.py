@@ -143,7 +143,7 @@ RULES: tuple[Rule, ...] = (
         "context",
         (
             *("MEASURE_CUES", "MEASURE_PHRASES", "CHANGE_IN_PHRASES", "MEASURE_HEADS", "WEAK_MEASURE_HEADS"),
-            "METRIC_HEADS",
+            *("METRIC_HEADS", "SECOND_MEASURE_HEADS"),
         ),
         measures.add_cued_measures,
         (
@@ -165,6 +165,11 @@ RULES: tuple[Rule, ...] = (
         ("It shows better generalization than before.", [("generalization", "metric")]),
         ("It gives better ability and lower complexity.", [], ("ability", "complexity")),
         ("We prove a lower bound on the decoding error rate.", [("decoding error rate", "metric")]),
+        (
+            "It needs less memory space and improves memory efficiency.",
+            [("memory space", "metric"), ("memory efficiency", "metric")],
+            ("memory",),
+        ),
     ),
     _rule(
         "modified_measure",

@@ -354,6 +354,9 @@ COMPUTE_TIME_MODIFIERS = (
 COMPLEXITY_HEADS = ("complexity", "complexities")
 COUNTED_COMPLEXITY_MODIFIERS = ("sample", "query", "communication", "round", "oracle", "iteration", "label")
 CUE_WORDS["measure_head"] = (*MODIFIED_MEASURE_HEADS, *TIME_HEADS, *COMPLEXITY_HEADS)
+# Nouns that end a cued measure right after its head, never a measure alone: 'less memory space',
+# 'improves memory efficiency', 'lower memory requirements'.
+SECOND_MEASURE_HEADS = ("savings", "space", "efficiency", "requirements", "requirement")
 # Words that say under which conditions a measure is taken: 'clean accuracy', 'test error'.
 MEASURE_SETTINGS = (
     *("test", "testing", "training", "validation", "clean", "adversarial"),
