@@ -254,3 +254,18 @@ def test_what_we_measure_is_a_measure(text, expected):
 )
 def test_a_metric_joined_to_a_bound_is_a_metric(text, expected):
     assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("It wins by 29% in accumulated reward.", {"accumulated reward"}),
+        ("It gains 4% in top-1 accuracy.", {"top-1 accuracy"}),
+        ("It gains 4% in the worst-case return on hard tasks.", {"worst-case return"}),
+        ("It gains 4% in some settings.", set()),  # where, not what is measured
+        ("It gains 4% in terms of speed.", set()),  # left to the 'in terms of' cue
+        ("The reward functions can return 4% in rare cases.", set()),
+    ],
+)
+def test_what_a_value_is_gained_in_is_a_measure(text, expected):
+    assert metrics(text) == expected

@@ -28,6 +28,7 @@ from pipeline.lib.extract.vocabulary import (
     COUNTED_COMPLEXITY_MODIFIERS,
     DATASET_HEADS,
     FUNCTION_WORDS,
+    GAINED_IN_HEADS,
     MEASURE_CUES,
     MEASURE_HEADS,
     MEASURE_PHRASES,
@@ -354,6 +355,9 @@ _VALUED_END = re.compile(
     r"\s*(?:[,.;:)(]|$)|\s(?:than|per|with|while|and|or|compared|relative|on|in|for|at|during|across"
     r"|over|when|without|by|under|versus|vs|which|that|to|as|from|using|is|are|was|were|of)\b"
 )
+# A value, then "in" and a measure named by its head: 'by 29% in accumulated reward'.
+_VALUE_IN = re.compile(r"\sin\s(?!terms\b)")
+_GAINED_IN_HEADS = frozenset(GAINED_IN_HEADS)
 _VALUED_CHANGE_AFTER = re.compile(rf"\s{_CHANGE_NOUN}(?=[\s,.;:)]|$)")
 # Heads that say a value is a setting, a share or a change, not what it measures.
 _NOT_VALUED_HEADS = frozenset(
@@ -389,6 +393,8 @@ def add_valued_measures(paper: PaperState) -> None:
         after = _VALUED_COMPARATIVE.match(text, end) or _VALUED_CHANGE_IN.match(text, end)
         if after is not None:
             span = _valued_phrase(text, after.end())
+        elif (value_in := _VALUE_IN.match(text, end)) is not None:
+            span = _measure_in(text, _LEAD.match(text, value_in.end()).end())
         else:
             span = _valued_phrase(text, end + 1, _VALUED_CHANGE_AFTER)
         # A measure found inside the phrase, not at its end, is what the value is of: '2.3× lower
@@ -399,6 +405,17 @@ def add_valued_measures(paper: PaperState) -> None:
             _retype_as_measure(paper, span)
         else:
             _add_measure(paper, span)
+
+
+def _measure_in(text: str, position: int) -> tuple[int, int] | None:
+    """What a value is gained in: a measure named by its head ('by 3% in top-1 accuracy'), or a
+    phrase ending in what an agent gains ('by 29% in accumulated reward')."""
+    span = _measure_at(text, position)
+    if span is None:
+        span = _valued_phrase(text, position)
+        if span is not None and text[span[0] : span[1]].rpartition(" ")[2] not in _GAINED_IN_HEADS:
+            return None
+    return span
 
 
 def _retype_as_measure(paper: PaperState, span: tuple[int, int]) -> None:

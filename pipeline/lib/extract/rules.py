@@ -128,7 +128,10 @@ RULES: tuple[Rule, ...] = (
         "context",
         ("METRIC_HEADS",),
         context.add_gain_measures,
-        ("It gives a gain of 4.2% in span overlap score.", [("span overlap score", "metric")]),
+        (
+            "It gives a gain of 4.2% in exact span overlap match score.",
+            [("exact span overlap match score", "metric")],
+        ),
     ),
     _rule(
         "measured_in",
@@ -198,7 +201,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "valued_measure",
         "context",
-        ("METRIC_FILLERS",),
+        ("METRIC_FILLERS", "GAINED_IN_HEADS"),
         measures.add_valued_measures,
         ("It needs 13.5% higher model accuracy than before.", [("model accuracy", "metric")]),
         (
@@ -207,6 +210,11 @@ RULES: tuple[Rule, ...] = (
         ),
         ("It shows 87.2× lower computation energy than attention.", [("computation energy", "metric")]),
         ("It gives a 10% relative improvement on the task.", [], ("relative",)),
+        (
+            "It wins by 29% in accumulated reward and 3% in top-1 accuracy on 5 tasks.",
+            [("accumulated reward", "metric"), ("top-1 accuracy", "metric")],
+        ),
+        ("It wins by 3% in 5 tasks and 2% in some settings.", [], ("settings",)),
     ),
     _rule(
         "parenthesis_list",

@@ -357,6 +357,9 @@ CUE_WORDS["measure_head"] = (*MODIFIED_MEASURE_HEADS, *TIME_HEADS, *COMPLEXITY_H
 # Nouns that end a cued measure right after its head, never a measure alone: 'less memory space',
 # 'improves memory efficiency', 'lower memory requirements'.
 SECOND_MEASURE_HEADS = ("savings", "space", "efficiency", "requirements", "requirement")
+# What an agent gains, a measure after a value and "in" ('by 29% in accumulated reward'), not a
+# head anywhere else ('reward functions', 'can return').
+GAINED_IN_HEADS = ("reward", "rewards", "return", "returns")
 # Words that say under which conditions a measure is taken: 'clean accuracy', 'test error'.
 MEASURE_SETTINGS = (
     *("test", "testing", "training", "validation", "clean", "adversarial"),
