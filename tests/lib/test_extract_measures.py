@@ -269,3 +269,16 @@ def test_a_metric_joined_to_a_bound_is_a_metric(text, expected):
 )
 def test_what_a_value_is_gained_in_is_a_measure(text, expected):
     assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("It needs only 26% FLOPs on the test set.", {"FLOPs"}),
+        ("It reduces 47% GFLOPs of the backbone.", {"GFLOPs"}),
+        ("It saves over 55% MACs.", {"MACs"}),
+        ("It uses 26% FLOPs Budget tokens.", set()),  # a name goes on
+    ],
+)
+def test_a_count_of_operations_after_a_value_is_a_measure(text, expected):
+    assert metrics(text) == expected

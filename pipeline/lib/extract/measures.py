@@ -358,6 +358,10 @@ _VALUED_END = re.compile(
 # A value, then "in" and a measure named by its head: 'by 29% in accumulated reward'.
 _VALUE_IN = re.compile(r"\sin\s(?!terms\b)")
 _GAINED_IN_HEADS = frozenset(GAINED_IN_HEADS)
+# A count of operations right after a value is what the value is of: 'only 26% FLOPs', '4× MACs'.
+_OPERATIONS_COUNTED = re.compile(
+    r"(?:[GMT]?FLOPs?|[GM]?MACs|(?:Bit|[GMT])?OPs)(?=\s*(?:[,.;:)]|$)|\s(?![A-Z]))"
+)
 _VALUED_CHANGE_AFTER = re.compile(rf"\s{_CHANGE_NOUN}(?=[\s,.;:)]|$)")
 # Heads that say a value is a setting, a share or a change, not what it measures.
 _NOT_VALUED_HEADS = frozenset(
@@ -397,6 +401,8 @@ def add_valued_measures(paper: PaperState) -> None:
             span = _measure_in(text, _LEAD.match(text, value_in.end()).end())
         else:
             span = _valued_phrase(text, end + 1, _VALUED_CHANGE_AFTER)
+            if span is None and (count := _OPERATIONS_COUNTED.match(text, end + 1)) is not None:
+                span = count.span()
         # A measure found inside the phrase, not at its end, is what the value is of: '2.3× lower
         # latency deadlines' compares latency.
         if span is None or any(s < span[1] and span[0] < e < span[1] for s, e in paper.covered):

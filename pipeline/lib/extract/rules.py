@@ -215,6 +215,7 @@ RULES: tuple[Rule, ...] = (
             [("accumulated reward", "metric"), ("top-1 accuracy", "metric")],
         ),
         ("It wins by 3% in 5 tasks and 2% in some settings.", [], ("settings",)),
+        ("It needs only 26% FLOPs and saves 55% MACs.", [("FLOPs", "metric"), ("MACs", "metric")]),
     ),
     _rule(
         "parenthesis_list",
