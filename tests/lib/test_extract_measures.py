@@ -282,3 +282,18 @@ def test_what_a_value_is_gained_in_is_a_measure(text, expected):
 )
 def test_a_count_of_operations_after_a_value_is_a_measure(text, expected):
     assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("It significantly surpasses existing models in speed, achieving fast detection.", {"speed"}),
+        ("It outperforms earlier algorithms both in time and error.", {"time", "error"}),
+        ("Ours outperforms FooNet in training speed.", {"training speed"}),
+        ("Ours outperforms FooNet even in half precision.", set()),  # a number format
+        ("Ours outperforms them in a deep metric learning setting.", set()),  # a setting
+        ("Ours outperforms them in most cases.", set()),
+    ],
+)
+def test_what_a_system_is_beaten_in_is_a_measure(text, expected):
+    assert metrics(text) == expected

@@ -21,6 +21,7 @@ from pipeline.lib.extract.shapes import LIST_JOIN
 from pipeline.lib.extract.state import PaperState
 from pipeline.lib.extract.tasks import task_phrase_start
 from pipeline.lib.extract.vocabulary import (
+    BEATING_VERBS,
     CHANGE_VERB_STEMS,
     CLAIM_VERBS,
     COMPLEXITY_HEADS,
@@ -36,8 +37,10 @@ from pipeline.lib.extract.vocabulary import (
     METHOD_HEADS,
     METRIC_FILLERS,
     METRIC_HEADS,
+    NUMBER_FORMATS,
     PREPOSITIONS,
     SECOND_MEASURE_HEADS,
+    SETTING_NOUNS,
     TASK_HEADS,
     TASK_WORD_STOPS,
     TIME_HEADS,
@@ -471,3 +474,52 @@ def _may_be_valued(word: str) -> bool:
         or word in _PREPOSITIONS
         or word.endswith("ly")
     )
+
+
+# --- what a system is beaten in -------------------------------------------------------------------
+# A verb of beating, its object, then "in" and what it is beaten in: 'surpasses existing models in
+# speed', 'outperforms A and B in accuracy and latency'.
+_BEATEN_IN = re.compile(
+    rf"\b(?:{alternation(BEATING_VERBS)})\s+(?:[^\s,;.()]+\s+){{0,6}}?in\s+(?!terms\b)(?:(?:the|their|its)\s+)?"
+)
+
+
+def add_beaten_in_measures(paper: PaperState) -> None:
+    """'surpasses existing models in speed': what a comparison of systems is won in is a measure,
+    a head alone (the comparison says it is measured) or a measure phrase, and those listed with
+    it ('in accuracy and latency')."""
+    text = paper.text
+    for beaten in _BEATEN_IN.finditer(text):
+        position = _LEAD.match(text, beaten.end()).end()
+        for _ in range(MAX_LISTED):
+            span = _measure_at(text, position) or _head_alone(text, position)
+            if span is None or not _beaten_in(text, span):
+                break
+            _add_measure(paper, span)
+            gap = LIST_JOIN.match(text, span[1])
+            if gap is None:
+                break
+            position = _LEAD.match(text, gap.end()).end()
+
+
+def _beaten_in(text: str, span: tuple[int, int]) -> bool:
+    """Whether the phrase is what is measured, not a setting it is beaten in: not a phrase going on
+    into a setting ('in a deep metric learning setting') or a number format ('in half precision')."""
+    words = text[span[0] : span[1]].split()
+    following = _WORD.match(text, span[1] + 1) if text.startswith(" ", span[1]) else None
+    return not (
+        (following is not None and following.group() in _SETTING_NOUNS)
+        or (len(words) == 2 and words[0] in _NUMBER_FORMATS and words[1] == "precision")
+    )
+
+
+_NUMBER_FORMATS = frozenset(NUMBER_FORMATS)
+_SETTING_NOUNS = frozenset(SETTING_NOUNS)
+
+
+def _head_alone(text: str, position: int) -> tuple[int, int] | None:
+    """A measure head that is the whole phrase: 'in speed,', 'in latency and ...'."""
+    word = _WORD.match(text, position)
+    if word is None or word.group() not in _HEADS or _continues(text, word.end()):
+        return None
+    return word.span()

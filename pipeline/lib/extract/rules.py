@@ -218,6 +218,19 @@ RULES: tuple[Rule, ...] = (
         ("It needs only 26% FLOPs and saves 55% MACs.", [("FLOPs", "metric"), ("MACs", "metric")]),
     ),
     _rule(
+        "beaten_in_measure",
+        "context",
+        ("BEATING_VERBS", "METRIC_HEADS", "MEASURE_HEADS", "SETTING_NOUNS", "NUMBER_FORMATS"),
+        measures.add_beaten_in_measures,
+        ("It surpasses existing models in speed.", [("speed", "metric")]),
+        (
+            "It outperforms both baselines in accuracy and decoding latency.",
+            [("accuracy", "metric"), ("decoding latency", "metric")],
+        ),
+        ("It outperforms them in most settings.", [], ("settings",)),
+        ("It outperforms FooNet even in half precision.", [], ("half precision",)),
+    ),
+    _rule(
         "parenthesis_list",
         "context",
         ("LIST_KIND_NOUNS",),

@@ -373,6 +373,16 @@ PREPOSITIONS = (
     *("over", "under", "into", "onto", "about", "after", "before", "during", "between", "through"),
 )
 
+# Verbs of one system beating another: 'surpasses existing models in speed'.
+BEATING_VERBS = (
+    *("outperform", "outperforms", "outperformed", "outperforming", "surpass", "surpasses"),
+    *("surpassed", "surpassing", "exceed", "exceeds", "exceeded", "exceeding", "beat", "beats"),
+    "beating",
+)
+# Words before 'precision' that make it a number format, not a measure: 'in half precision'.
+NUMBER_FORMATS = ("half", "single", "double", "mixed", "full", "arbitrary", "reduced", "low", "lower")
+# Nouns after a head that make the phrase a setting, not a measure: 'in a deep metric learning setting'.
+SETTING_NOUNS = ("learning", "setting", "settings", "regime", "regimes", "mode", "format", "task", "tasks")
 # A claim made of a name: 'X achieves state-of-the-art'.
 CLAIM_VERBS = (
     *("achieve", "achieves", "attain", "attains", "set", "sets", "establish", "establishes", "outperform"),
