@@ -62,6 +62,12 @@ def test_a_score_named_after_a_known_metric_is_that_metric():
         ("We study the node classification accuracy of deep models.", {"node classification accuracy"}),
         ("It trades fairness against image classification accuracy.", {"image classification accuracy"}),
         ("The model keeps high prediction accuracy.", {"prediction accuracy"}),
+        (
+            "The population risk decreases less fast than the empirical risk.",
+            {"population risk", "empirical risk"},
+        ),
+        ("We bound the expected regret of the algorithm.", {"expected regret"}),
+        ("Standard empirical risk minimization overfits.", set()),  # a method
     ],
 )
 def test_a_measure_named_by_its_modifier_needs_no_cue(text, expected):

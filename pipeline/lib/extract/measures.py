@@ -167,10 +167,13 @@ def add_modified_measures(paper: PaperState) -> None:
             start = word.start()
         else:
             continue
+        if _OPTIMIZED_AFTER.match(text, head.end):
+            continue  # 'empirical risk minimization' is a method, 'its minimizer' a point
         _add_measure(paper, (start, head.end))
 
 
 _TIME_HEADS = frozenset(TIME_HEADS)
+_OPTIMIZED_AFTER = re.compile(r" (?:minimi[sz]|maximi[sz])")
 _COMPUTE_TIME_MODIFIERS = frozenset(COMPUTE_TIME_MODIFIERS)
 # 'at inference time', 'at training and inference time': when something happens, not how long
 # it takes.

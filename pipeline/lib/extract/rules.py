@@ -193,6 +193,11 @@ RULES: tuple[Rule, ...] = (
         ),
         ("The gain shows in the total computation time.", [("computation time", "metric")]),
         (
+            "The population risk falls slower than the empirical risk minimizer's.",
+            [("population risk", "metric")],
+            ("empirical risk",),
+        ),
+        (
             "We bound the sample complexity, not the model complexity.",
             [("sample complexity", "metric")],
             ("model complexity",),

@@ -339,7 +339,7 @@ UNMEASURED_QUALITIES = (
 # alone ('similarity') are left to the cues: 'at test time', 'a learning rate'.
 MODIFIED_MEASURE_HEADS = (
     *("accuracy", "precision", "recall", "perplexity", "latency", "throughput", "runtime", "coverage"),
-    "fidelity",
+    *("fidelity", "risk", "regret"),
 )
 # 'time' is a measure after a word that says what takes it, wherever it is written: 'overall
 # computational time', 'inference time'; not after 'at' or 'during' ('at inference time').
@@ -366,6 +366,7 @@ MEASURE_SETTINGS = (
     *("certified", "zero-shot", "few-shot", "one-shot", "worst-group", "downstream", "held-out"),
     *("in-distribution", "out-of-distribution", "in-domain", "out-of-domain", "top-1", "top-5"),
     *("per-class", "end-to-end", "serving", "decoding"),
+    *("empirical", "population", "excess", "expected", "cumulative"),
 )
 # Prepositions the function words leave out, which task words may hold ('against', 'beyond').
 PREPOSITIONS = (
