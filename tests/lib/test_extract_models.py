@@ -122,3 +122,19 @@ def test_a_patch_size_names_the_released_model(text, name):
 def test_a_lower_case_tier_after_a_model_stays_in_its_name():
     assert types("We compare GPT-4o mini with a rule.")["GPT-4o mini"] == "model"
     assert "FooNet mini" not in types("We compare FooNet mini-batches.")
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "entity_type"),
+    [
+        ("We train and release ZorbMoE, a series of fully open MoE LLMs.", "ZorbMoE", "model"),
+        ("We fine-tune a set of open-source LLMs named as ZorbMol on the data.", "ZorbMol", "model"),
+        ("We present ZorbPoet, a language model capable of writing video.", "ZorbPoet", "model"),
+        ("We introduce ZorbNet, a vision foundation model for robot learning.", "ZorbNet", "model"),
+        ("We propose ZorbNet, a method to teach LLMs to plan.", "ZorbNet", "method"),
+        ("We propose ZorbAgent, an LLM agent system for long inputs.", "ZorbAgent", "method"),
+        ("We propose ZorbNet, a novel LLM-based approach for evaluation.", "ZorbNet", "method"),
+    ],
+)
+def test_a_name_defined_as_trained_language_models_is_a_model(text, name, entity_type):
+    assert types(text)[name] == entity_type

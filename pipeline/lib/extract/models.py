@@ -13,7 +13,12 @@ import re
 
 from pipeline.lib.extract.shapes import LIST_JOIN
 from pipeline.lib.extract.state import Entity, PaperState
-from pipeline.lib.extract.vocabulary import MODEL_WORDS_AFTER, MODEL_WORDS_BEFORE, alternation
+from pipeline.lib.extract.vocabulary import (
+    LANGUAGE_MODEL_NOUNS,
+    MODEL_WORDS_AFTER,
+    MODEL_WORDS_BEFORE,
+    alternation,
+)
 
 # A word, then its version: 'Kestrel-1x', 'Heron-v2', 'Zero123', 'Osprey-2.5', 'ABC-M3'. A word of
 # capitals takes only a lettered version ('ABC-M3'), as 'TD3' and 'SR-2' name other things.
@@ -63,3 +68,31 @@ def _listed_with(text: str, span: tuple[int, int], models: list[tuple[int, int]]
         or (end <= model_start and LIST_JOIN.fullmatch(text, end, model_start))
         for model_start, model_end in models
     )
+
+
+# A name the sentence defines as trained language models: 'OpenMoE, a series of fully open-sourced
+# MoE LLMs', 'a set of open-source LLMs named as LlaSMol', 'Foo-Chat, a 7B chat LLM'.
+_LLMS = alternation(LANGUAGE_MODEL_NOUNS)
+# The noun is the head of the apposition: no preposition or clause before it ('a method for LLMs'),
+# nothing after it but the end of the phrase ('an LLM agent system', 'LLM-based').
+_DEFINED_AS_LLMS_AFTER = re.compile(
+    r",\s+(?:a|an)\s+(?:(?:series|family|suite|set|collection)\s+of\s+)?"
+    r"(?:(?!(?:for|to|of|with|that|which|and|or|in|on|by)\b)[\w-]+\s+){0,5}?"
+    rf"(?:{_LLMS})(?=\s*[,.;:(]|\s+(?:that|which|with|for|trained|pre-?trained|capable|designed|built|by)\b)"
+)
+_LLMS_NAMED_BEFORE = re.compile(rf"\b(?:{_LLMS})\s+(?:named|called|dubbed|termed)(?:\s+as)?\s+$")
+
+
+def retype_defined_language_models(paper: PaperState) -> None:
+    """A name typed as a method that the sentence defines as (a series of) trained language models
+    is a model, the paper's own or not: 'we train and release OpenMoE, a series of ... MoE LLMs'."""
+    text = paper.text
+    for entity in list(paper.entities.values()):
+        if entity.entity_type != "method" or entity.known or entity.expansion is not None:
+            continue
+        for start, end in sorted(entity.spans):
+            if _DEFINED_AS_LLMS_AFTER.match(text, end) or _LLMS_NAMED_BEFORE.search(
+                text, max(0, start - _WINDOW), start
+            ):
+                paper.retype(entity, "model")
+                break

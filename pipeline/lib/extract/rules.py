@@ -538,6 +538,15 @@ RULES: tuple[Rule, ...] = (
         ("We compare Lumen-3 and Vortex on bandits.", [("Lumen-3", "method")]),
     ),
     _rule(
+        "defined_language_model",
+        "roles",
+        ("LANGUAGE_MODEL_NOUNS",),
+        models.retype_defined_language_models,
+        ("We train and release ZorbMoE, a series of open MoE LLMs.", [("ZorbMoE", "model")]),
+        ("We fine-tune open-source LLMs named as ZorbMol on the data.", [("ZorbMol", "model")]),
+        ("We propose ZorbNet, a method for LLMs.", [("ZorbNet", "method")]),
+    ),
+    _rule(
         "task_phrase",
         "tasks",
         ("TASK_HEADS", "WEAK_TASK_HEADS", "TASK_FOLLOWERS", "TASK_WORD_STOPS"),

@@ -199,6 +199,11 @@ MODEL_WORDS_AFTER = (
     *("encoder", "LLM", "VLM"),
 )
 
+# Nouns for trained language models: a name defined as one is a model ('X, a series of MoE LLMs').
+LANGUAGE_MODEL_NOUNS = (
+    *("LLM", "LLMs", "language model", "language models", "VLM", "VLMs", "MLLM", "MLLMs"),
+    *("chat model", "chat models", "chatbot", "foundation model", "foundation models"),
+)
 # Capitalised words that number a part of the paper, not a model: 'Table 2B', 'Figure 3M'.
 DOCUMENT_PARTS = (
     *("Table", "Tables", "Figure", "Figures", "Fig", "Section", "Sections", "Appendix", "Eq"),
