@@ -303,3 +303,26 @@ def test_a_count_of_operations_after_a_value_is_a_measure(text, expected):
 )
 def test_what_a_system_is_beaten_in_is_a_measure(text, expected):
     assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Through simulations, we demonstrate the accuracy, robustness, and scalability of our method.",
+            {"accuracy", "robustness"},
+        ),
+        ("Experiments confirm the effectiveness and efficiency of our proposal.", {"efficiency"}),
+        (
+            "We demonstrate the accurate calibration and high predictive efficiency of FooNet on tasks.",
+            {"calibration", "predictive efficiency"},
+        ),
+        ("It compares predictors using a metric known as predictive efficiency.", {"predictive efficiency"}),
+        ("We demonstrate the usefulness and validity of our method.", set()),
+        ("We demonstrate the usage of FooNet in practice.", set()),
+        ("We show the following generalization of the above properties.", set()),
+        ("We release the code and data of the benchmark.", set()),
+    ],
+)
+def test_what_an_evaluation_shows_of_a_system_is_a_measure(text, expected):
+    assert metrics(text) == expected

@@ -323,6 +323,11 @@ def _continues(text: str, end: int) -> bool:
     return word is not None and word.group() not in FUNCTION_WORDS and word.group() not in _PREPOSITIONS
 
 
+def add_measure_span(paper: PaperState, span: tuple[int, int]) -> None:
+    """Add the text at span as a metric, as the measure rules here do (evaluated.py's use)."""
+    _add_measure(paper, span)
+
+
 def _add_measure(paper: PaperState, span: tuple[int, int]) -> None:
     start, end = span
     inside = [(s, e) for s, e in paper.covered if s < end and start < e]

@@ -12,7 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pipeline.lib.extract import candidates, context, introduced, measures, models, naming, roles, tasks
+from pipeline.lib.extract import (
+    candidates,
+    context,
+    evaluated,
+    introduced,
+    measures,
+    models,
+    naming,
+    roles,
+    tasks,
+)
 from pipeline.lib.extract.state import PaperState
 
 # candidates: what needs no context; context: names typed by the words around them; introduced:
@@ -234,6 +244,21 @@ RULES: tuple[Rule, ...] = (
         ),
         ("It outperforms them in most settings.", [], ("settings",)),
         ("It outperforms FooNet even in half precision.", [], ("half precision",)),
+    ),
+    _rule(
+        "evaluated_measure",
+        "context",
+        ("SHOWING_VERB_STEMS", "SHOWN_QUALITIES", "METRIC_HEADS", "MEASURE_HEADS", "UNMEASURED_QUALITIES"),
+        evaluated.add_evaluated_measures,
+        (
+            "We demonstrate the accuracy, robustness, and scalability of our method.",
+            [("accuracy", "metric"), ("robustness", "metric")],
+            ("scalability",),
+        ),
+        ("We show the high predictive efficiency of ZorbNet.", [("predictive efficiency", "metric")]),
+        ("We compare them with a metric known as cover rate.", [("cover rate", "metric")]),
+        ("We show the code and data of the method.", [], ("code", "data")),
+        ("We show the usefulness of the method.", [], ("usefulness",)),
     ),
     _rule(
         "parenthesis_list",

@@ -389,6 +389,13 @@ BEATING_VERBS = (
 NUMBER_FORMATS = ("half", "single", "double", "mixed", "full", "arbitrary", "reduced", "low", "lower")
 # Nouns after a head that make the phrase a setting, not a measure: 'in a deep metric learning setting'.
 SETTING_NOUNS = ("learning", "setting", "settings", "regime", "regimes", "mode", "format", "task", "tasks")
+# Verbs that show qualities of a system: 'we demonstrate the accuracy and robustness of'.
+SHOWING_VERB_STEMS = ("demonstrat", "show", "validat", "verif", "confirm")
+# The qualities such a showing measures (not 'usefulness', 'validity', 'feasibility', 'ability').
+SHOWN_QUALITIES = (
+    *("robustness", "efficiency", "calibration", "generalization", "generalisation", "stability"),
+    *("faithfulness", "diversity", "transferability"),
+)
 # A claim made of a name: 'X achieves state-of-the-art'.
 CLAIM_VERBS = (
     *("achieve", "achieves", "attain", "attains", "set", "sets", "establish", "establishes", "outperform"),
