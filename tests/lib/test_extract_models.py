@@ -138,3 +138,15 @@ def test_a_lower_case_tier_after_a_model_stays_in_its_name():
 )
 def test_a_name_defined_as_trained_language_models_is_a_model(text, name, entity_type):
     assert types(text)[name] == entity_type
+
+
+def test_sizes_listed_after_a_sized_model_are_models_of_its_family():
+    text = "We pre-train Llama 2 7B, 13B, 70B, Mistral 7B v0.1 and Qwen2.5-7B and 14B."
+    found = {(m.name, m.text) for m in extract_entities(text).mentions if m.entity_type == "model"}
+    assert {("Llama 2 13B", "13B"), ("Llama 2 70B", "70B"), ("Qwen2.5-14B", "14B")} <= found
+    # A size after no sized model name is no model.
+    assert not [
+        m
+        for m in extract_entities("We train with 7B, 13B and 70B tokens.").mentions
+        if m.entity_type == "model"
+    ]

@@ -96,3 +96,30 @@ def retype_defined_language_models(paper: PaperState) -> None:
             ):
                 paper.retype(entity, "model")
                 break
+
+
+# A released model's name ending in its size, then more sizes listed after it: 'Llama 2 7B, 13B,
+# 70B', 'Foo-7B and 13B', 'Foo 7B/13B'.
+_SIZED_NAME = re.compile(r"(?P<family>.*?[A-Za-z].*?)(?P<sep>[\s-])\d+(?:\.\d+)?[BMK]")
+_LISTED_SIZE = re.compile(
+    r"(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+|\s*/\s*)(?P<size>\d+(?:\.\d+)?[BMK])(?![\w-]|\.\d)"
+)
+
+
+def add_listed_sizes(paper: PaperState) -> None:
+    """The sizes listed after a sized model's name are models of that family: 'Llama 2 7B, 13B,
+    70B' names Llama 2 13B and Llama 2 70B, each written as its size."""
+    text = paper.text
+    for entity in list(paper.entities.values()):
+        if entity.entity_type != "model":
+            continue
+        for start, end in sorted(entity.spans):
+            sized = _SIZED_NAME.fullmatch(text, start, end)
+            if sized is None:
+                continue
+            position = end
+            while (listed := _LISTED_SIZE.match(text, position)) is not None:
+                span = listed.span("size")
+                if span not in paper.covered:
+                    paper.add(sized["family"] + sized["sep"] + listed["size"], "model", span)
+                position = listed.end()

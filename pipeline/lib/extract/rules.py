@@ -563,6 +563,13 @@ RULES: tuple[Rule, ...] = (
         ("We compare Lumen-3 and Vortex on bandits.", [("Lumen-3", "method")]),
     ),
     _rule(
+        "listed_model_size",
+        "roles",
+        (),
+        models.add_listed_sizes,
+        ("We fine-tune Zentro 7B, 13B and 70B.", [("Zentro 13B", "model"), ("Zentro 70B", "model")]),
+    ),
+    _rule(
         "defined_language_model",
         "roles",
         ("LANGUAGE_MODEL_NOUNS",),
