@@ -113,6 +113,7 @@ def test_a_lower_case_suffix_without_a_size_is_cut():
     [
         ("Features come from ViT-B/16 and a linear head.", "ViT-B/16"),
         ("The encoder is ViT-H/14.", "ViT-H/14"),
+        ("It improves zero-shot accuracy with ViT-L/14@336 pre-trained on images.", "ViT-L/14@336"),
     ],
 )
 def test_a_patch_size_names_the_released_model(text, name):

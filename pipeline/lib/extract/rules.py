@@ -356,7 +356,7 @@ RULES: tuple[Rule, ...] = (
         context.add_versions,
         ("We fine-tune FooLM 3 on the task.", [("FooLM 3", "model")]),
         ("We distil QuuxLM 1.3B into a student.", [("QuuxLM 1.3B", "model")]),
-        ("Features come from ViT-B/16 and a linear head.", [("ViT-B/16", "model")]),
+        ("Features come from ViT-B/16 and ViT-L/14@336.", [("ViT-B/16", "model"), ("ViT-L/14@336", "model")]),
     ),
     _rule(
         "tier",
