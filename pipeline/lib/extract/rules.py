@@ -9,9 +9,6 @@ mentions it must yield; tests/lib/test_extract_rules.py runs them all.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-
 from pipeline.lib.extract import (
     candidates,
     context,
@@ -23,46 +20,14 @@ from pipeline.lib.extract import (
     roles,
     tasks,
 )
-from pipeline.lib.extract.state import PaperState
+from pipeline.lib.extract.rule import Rule
+from pipeline.lib.extract.rule import make_rule as _rule
 
 # candidates: what needs no context; context: names typed by the words around them; introduced:
 # names the paper gives; extensions: longer names built on the ones found; late_names: names no
 # earlier stage claimed; roles: proposed or referenced; tasks: the problems addressed, after the
 # roles, so that only a task's own cue makes it proposed.
 STAGES = ("candidates", "context", "introduced", "extensions", "late_names", "roles", "tasks")
-
-
-@dataclass(frozen=True)
-class Example:
-    """A made-up sentence, the mentions it must yield, (name, entity_type) or (name, entity_type,
-    role), and the names it must not."""
-
-    sentence: str
-    expected: tuple[tuple[str, ...], ...]
-    absent: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Rule:
-    name: str
-    stage: str
-    # The vocabulary groups (upper case: vocabulary.py; cue_*: lexicons/heads.txt) or the words
-    # the rule keys on.
-    cues: tuple[str, ...]
-    examples: tuple[Example, ...]
-    apply: Callable[[PaperState], None]
-
-
-def _rule(
-    name: str, stage: str, cues: tuple[str, ...], apply: Callable[[PaperState], None], *examples
-) -> Rule:
-    return Rule(
-        name,
-        stage,
-        cues,
-        tuple(Example(sentence, tuple(expected), *absent) for sentence, expected, *absent in examples),
-        apply,
-    )
 
 
 RULES: tuple[Rule, ...] = (
