@@ -313,6 +313,20 @@ def test_compared_system_in_apposition_or_after_a_word_that_only_compares(text, 
     assert result.compared_to == system
 
 
+@pytest.mark.parametrize(
+    ("text", "compared"),
+    [
+        ("It keeps 3x faster generation than standard BarSolver.", "standard BarSolver"),
+        ("It keeps 3x faster generation than the vanilla BarSolver.", "vanilla BarSolver"),
+        # A word not known to name a variant: the comparison is not read past it.
+        ("It keeps 3x faster generation than the original BarSolver.", None),
+    ],
+)
+def test_the_variant_of_the_compared_system_is_kept_with_its_name(text, compared):
+    (result,) = results(text, [mention(text, "BarSolver", "method")])
+    assert result.compared_to == compared
+
+
 def test_over_after_plain_words_is_no_comparison():
     text = "It reaches 95% accuracy on the test split over BarSolver runs."
     (result,) = results(text, [mention(text, "BarSolver", "method")])

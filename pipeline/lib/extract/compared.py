@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from pipeline.lib.extract.ties import NAME_GOES_ON, NUMBER_LIST_GAP, System, named_in, unknown_name, within
+from pipeline.lib.extract.vocabulary import VARIANT_WORDS, alternation
 
 # The words that make a number a change: "3× faster", "5% more", "a 2× speedup".
 COMPARATIVE = (
@@ -31,6 +32,8 @@ _COMPARED_AFTER = re.compile(
     # ... or a few words naming a change, then "over": "72.3% overall bit rate saving over A"
     r"|(?:\s+[^\W\d][\w@-]*){0,3}?\s+(?:savings?|reductions?|improvements?|gains?|speed-?ups?|boosts?)\s+over)"
     r"\s+(?:(?:the|its|their)\s+)?(?-i:[a-z]+(?:-[a-z]+)+\s+)?"
+    # ... a word that says which variant, kept with the name: "than standard A"
+    rf"(?:(?-i:{alternation(VARIANT_WORDS)})\s+(?=[A-Z]))?"
     # ... or the other system's own value first: "72% compared to 28% for (default) A".
     r"(?:\d[\d.,]*\s?%?\s+(?:for|of|by|with|from)\s+(?:the\s+)?(?:[a-z]+\s+)?)?",
     re.IGNORECASE,
@@ -82,7 +85,7 @@ def compared_systems(
     after = _COMPARED_AFTER.match(text, end)
     first = after and next((s for s in rivals if s.start == after.end()), None)
     if first:
-        names = [first.name, *_listed_after(text, rivals, first)]
+        names = [_as_written(text, first), *_listed_after(text, rivals, first)]
     elif after and (name := unknown_name(text, after.end())):
         names = [name]
     elif unit is not None:
@@ -137,3 +140,13 @@ def _unnamed_kind(text: str, system: System, start: int) -> bool:
     return bool(kind) and bool(
         kind["examples"] or _UNNAMED_BEFORE.search(text, max(start, system.start - 60), system.start)
     )
+
+
+_GENERIC_BEFORE = re.compile(rf"\b(?-i:{alternation(VARIANT_WORDS)})\s+$")
+
+
+def _as_written(text: str, system: System) -> str:
+    """A system's name with the word before it that says which variant is compared, as the sentence
+    writes it: "than standard A" compares "standard A", "vanilla A" is not A improved."""
+    modifier = _GENERIC_BEFORE.search(text, max(0, system.start - 16), system.start)
+    return f"{modifier.group().rstrip()} {system.name}" if modifier else system.name

@@ -238,6 +238,9 @@ GENERIC_MODIFIERS = (
     *("vanilla", "standard", "original", "classical", "classic", "conventional", "plain", "typical"),
     "popular",
 )
+# Of those, the words that say which variant of a system a number is compared with, kept with its
+# name there as the annotators write it: 'than standard RAG', 'compared to vanilla DM'.
+VARIANT_WORDS = ("vanilla", "standard", "plain")
 # Words that open a capitalised phrase without being part of the name in it.
 TITLE_OPENERS = ("the", "a", "an", "for", "while", "in", "with", "using", "our", "this", "unlike", "like")
 
