@@ -326,3 +326,18 @@ def test_what_a_system_is_beaten_in_is_a_measure(text, expected):
 )
 def test_what_an_evaluation_shows_of_a_system_is_a_measure(text, expected):
     assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("It draws samples 18,000 times faster, all without sacrificing accuracy.", {"accuracy"}),
+        ("It enforces constraints without compromising predictive accuracy.", {"predictive accuracy"}),
+        ("Defended directions need not come without penalising accuracy.", {"accuracy"}),
+        ("It is faster while sacrificing little accuracy.", {"accuracy"}),
+        ("It is faster without sacrificing too much accuracy.", {"accuracy"}),
+        ("It is faster without sacrificing performance.", set()),  # no measure head
+    ],
+)
+def test_what_is_not_given_up_is_a_measure(text, expected):
+    assert metrics(text) == expected

@@ -143,6 +143,7 @@ RULES: tuple[Rule, ...] = (
         ("It shows better generalization than before.", [("generalization", "metric")]),
         ("It gives better ability and lower complexity.", [], ("ability", "complexity")),
         ("We prove a lower bound on the decoding error rate.", [("decoding error rate", "metric")]),
+        ("It is faster without sacrificing throughput.", [("throughput", "metric")]),
         (
             "It needs less memory space and improves memory efficiency.",
             [("memory space", "metric"), ("memory efficiency", "metric")],

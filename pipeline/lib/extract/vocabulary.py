@@ -181,6 +181,8 @@ RATE_KINDS = (
 METRIC_FILLERS = (
     *("average", "mean", "overall", "final", "high", "higher", "low", "lower", "best", "improved"),
     *("better", "strong", "state-of-the-art", "same", "similar"),
+    # How much of it is given up: 'while sacrificing little accuracy', 'too much accuracy'.
+    *("little", "marginal", "too much", "much"),
 )
 
 # --- the words of names ---------------------------------------------------------------------------
