@@ -67,6 +67,7 @@ def test_a_score_named_after_a_known_metric_is_that_metric():
             {"population risk", "empirical risk"},
         ),
         ("We bound the expected regret of the algorithm.", {"expected regret"}),
+        ("It maintains a constant training speed for long sequences.", {"training speed"}),
         ("Standard empirical risk minimization overfits.", set()),  # a method
     ],
 )

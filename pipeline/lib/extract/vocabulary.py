@@ -349,7 +349,7 @@ UNMEASURED_QUALITIES = (
 # alone ('similarity') are left to the cues: 'at test time', 'a learning rate'.
 MODIFIED_MEASURE_HEADS = (
     *("accuracy", "precision", "recall", "perplexity", "latency", "throughput", "runtime", "coverage"),
-    *("fidelity", "risk", "regret"),
+    *("fidelity", "risk", "regret", "speed"),
 )
 # 'time' is a measure after a word that says what takes it, wherever it is written: 'overall
 # computational time', 'inference time'; not after 'at' or 'during' ('at inference time').
