@@ -68,6 +68,8 @@ def test_a_score_named_after_a_known_metric_is_that_metric():
         ),
         ("We bound the expected regret of the algorithm.", {"expected regret"}),
         ("It maintains a constant training speed for long sequences.", {"training speed"}),
+        ("It trains on large graphs with a constant memory footprint.", {"memory footprint"}),
+        ("The energy consumption of a CNN is predicted per layer.", {"energy consumption"}),
         ("Standard empirical risk minimization overfits.", set()),  # a method
     ],
 )

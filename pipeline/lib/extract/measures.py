@@ -39,6 +39,8 @@ from pipeline.lib.extract.vocabulary import (
     METRIC_HEADS,
     NUMBER_FORMATS,
     PREPOSITIONS,
+    RESOURCE_HEADS,
+    RESOURCE_MODIFIERS,
     SECOND_MEASURE_HEADS,
     SETTING_NOUNS,
     TASK_HEADS,
@@ -163,7 +165,9 @@ def add_modified_measures(paper: PaperState) -> None:
             start = word.start()
         elif modifier in TASK_HEADS:
             start = _measure_phrase_start(text, task_phrase_start(text, word.start()), word.start())
-        elif modifier in _MEASURE_SETTINGS:
+        elif modifier in _MEASURE_SETTINGS or (
+            head.entry.name in _RESOURCE_HEADS and modifier in _RESOURCE_MODIFIERS
+        ):
             start = word.start()
         else:
             continue
@@ -173,6 +177,8 @@ def add_modified_measures(paper: PaperState) -> None:
 
 
 _TIME_HEADS = frozenset(TIME_HEADS)
+_RESOURCE_HEADS = frozenset(RESOURCE_HEADS)
+_RESOURCE_MODIFIERS = frozenset(RESOURCE_MODIFIERS)
 _OPTIMIZED_AFTER = re.compile(r" (?:minimi[sz]|maximi[sz])")
 _COMPUTE_TIME_MODIFIERS = frozenset(COMPUTE_TIME_MODIFIERS)
 # 'at inference time', 'at training and inference time': when something happens, not how long

@@ -155,7 +155,7 @@ RULES: tuple[Rule, ...] = (
         "context",
         (
             *("MODIFIED_MEASURE_HEADS", "MEASURE_SETTINGS", "TASK_HEADS", "PREPOSITIONS"),
-            *("COMPLEXITY_HEADS", "COUNTED_COMPLEXITY_MODIFIERS"),
+            *("COMPLEXITY_HEADS", "COUNTED_COMPLEXITY_MODIFIERS", "RESOURCE_HEADS", "RESOURCE_MODIFIERS"),
         ),
         measures.add_modified_measures,
         (
@@ -168,6 +168,7 @@ RULES: tuple[Rule, ...] = (
             ("against image classification accuracy",),
         ),
         ("The gain shows in the total computation time.", [("computation time", "metric")]),
+        ("Training runs with a constant memory footprint.", [("memory footprint", "metric")]),
         (
             "The population risk falls slower than the empirical risk minimizer's.",
             [("population risk", "metric")],

@@ -363,7 +363,10 @@ COMPUTE_TIME_MODIFIERS = (
 # complexity'; not 'computational complexity' or 'model complexity', properties of a method.
 COMPLEXITY_HEADS = ("complexity", "complexities")
 COUNTED_COMPLEXITY_MODIFIERS = ("sample", "query", "communication", "round", "oracle", "iteration", "label")
-CUE_WORDS["measure_head"] = (*MODIFIED_MEASURE_HEADS, *TIME_HEADS, *COMPLEXITY_HEADS)
+# What a resource is used by, wherever written: 'a constant memory footprint', 'energy consumption'.
+RESOURCE_HEADS = ("footprint", "consumption", "usage")
+RESOURCE_MODIFIERS = ("memory", "energy", "power", "gpu", "bandwidth")
+CUE_WORDS["measure_head"] = (*MODIFIED_MEASURE_HEADS, *TIME_HEADS, *COMPLEXITY_HEADS, *RESOURCE_HEADS)
 # Nouns that end a cued measure right after its head, never a measure alone: 'less memory space',
 # 'improves memory efficiency', 'lower memory requirements'.
 SECOND_MEASURE_HEADS = ("savings", "space", "efficiency", "requirements", "requirement")
