@@ -344,3 +344,20 @@ def test_what_an_evaluation_shows_of_a_system_is_a_measure(text, expected):
 )
 def test_what_is_not_given_up_is_a_measure(text, expected):
     assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("It reaches the best results in terms of robustness to audio edits.", {"robustness"}),
+        (
+            "It is compared in terms of faithfulness, diversity, and robustness.",
+            {"faithfulness", "diversity", "robustness"},
+        ),
+        ("It shows better robustness to noise.", {"robustness"}),
+        ("The bounds are stated in terms of the mixability of the loss.", set()),  # a bound's terms
+        ("It is compared in terms of scalability.", set()),  # a property of a method
+    ],
+)
+def test_a_quality_in_an_evaluation_list_is_a_measure(text, expected):
+    assert metrics(text) == expected

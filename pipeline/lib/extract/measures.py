@@ -112,6 +112,14 @@ def add_cued_measures(paper: PaperState) -> None:
                 if span is not None:
                     _add_measure(paper, span)
                 break
+            if (
+                span is None
+                and kind == "list"
+                and not _STATED_BEFORE.search(text, max(0, cue_end - 60), cue_end)
+            ):
+                span = _quality_at(text, position)  # 'in terms of robustness and accuracy'
+                if span is not None:
+                    _add_measure(paper, span)
             if span is None:
                 other = _LISTED_ITEM.match(text, position) if kind == "list" else None
                 if other is None:
@@ -124,6 +132,11 @@ def add_cued_measures(paper: PaperState) -> None:
 
 
 _MEASURE_PHRASES = frozenset(MEASURE_PHRASES)
+# A bound or a rate stated in terms of a quantity, not an evaluation: 'bounds in terms of the
+# mixability of the loss', 'characterized in terms of regularity'.
+_STATED_BEFORE = re.compile(
+    r"\b(?:bounds?|characteri[sz]ed|expressed|depend\w*|scales?|rates?)\b[^.;]{0,40}$"
+)
 # An item of a list that is no measure, up to the join to the next one: 'mesh quality'.
 _LISTED_ITEM = re.compile(r"(?:[\w-]+ ){0,3}?[\w-]+(?=,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)")
 _MEASURE_SETTINGS = frozenset(MEASURE_SETTINGS)
@@ -255,7 +268,7 @@ def _changed_by(text: str, position: int) -> tuple[int, int] | None:
 _COMPARATIVES = frozenset(("better", "higher", "greater", "superior", "improved", "lower", "stronger"))
 _QUALITY = re.compile(
     r"((?:[a-z][a-z-]+ |[A-Z]{2,}s? )?([a-z][a-z-]{3,}(?:ity|ness)|generali[sz]ation))"
-    r"(?= and | than | across | of | on | in |[,.;:)]| compared)"
+    r"(?= and | than | across | of | on | in | to |[,.;:)]| compared)"
 )
 _UNMEASURED_QUALITIES = frozenset(UNMEASURED_QUALITIES)
 _UNNAMED_ALONE_QUALITIES = frozenset(("ability", "capability"))

@@ -136,6 +136,10 @@ RULES: tuple[Rule, ...] = (
         ("It lowers the communication costs of training.", [("communication costs", "metric")]),
         ("We see a trade-off between recall and serving latency.", [("serving latency", "metric")]),
         ("It wins in terms of mesh quality and serving latency.", [("serving latency", "metric")]),
+        (
+            "It wins in terms of robustness and diversity.",
+            [("robustness", "metric"), ("diversity", "metric")],
+        ),
         ("Caching reduces decoding stalls by 30%.", [("decoding stalls", "metric")]),
         ("The student needs 3× fewer parameters.", [("parameters", "metric")]),
         ("Its masks show better transferability than before.", [("transferability", "metric")]),
