@@ -63,8 +63,8 @@ def test_a_score_named_after_a_known_metric_is_that_metric():
         ("It trades fairness against image classification accuracy.", {"image classification accuracy"}),
         ("The model keeps high prediction accuracy.", {"prediction accuracy"}),
         (
-            "The population risk decreases less fast than the empirical risk.",
-            {"population risk", "empirical risk"},
+            "The excess risk decreases less fast than the adversarial risk.",
+            {"excess risk", "adversarial risk"},
         ),
         ("We bound the expected regret of the algorithm.", {"expected regret"}),
         ("It maintains a constant training speed for long sequences.", {"training speed"}),
@@ -268,7 +268,7 @@ def test_a_metric_joined_to_a_bound_is_a_metric(text, expected):
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("It wins by 29% in accumulated reward.", {"accumulated reward"}),
+        ("It wins by 12% in episodic reward.", {"episodic reward"}),
         ("It gains 4% in top-1 accuracy.", {"top-1 accuracy"}),
         ("It gains 4% in the worst-case return on hard tasks.", {"worst-case return"}),
         ("It gains 4% in some settings.", set()),  # where, not what is measured
@@ -317,10 +317,10 @@ def test_what_a_system_is_beaten_in_is_a_measure(text, expected):
         ),
         ("Experiments confirm the effectiveness and efficiency of our proposal.", {"efficiency"}),
         (
-            "We demonstrate the accurate calibration and high predictive efficiency of FooNet on tasks.",
-            {"calibration", "predictive efficiency"},
+            "We demonstrate the accurate calibration and high sampling efficiency of FooNet on tasks.",
+            {"calibration", "sampling efficiency"},
         ),
-        ("It compares predictors using a metric known as predictive efficiency.", {"predictive efficiency"}),
+        ("It compares predictors using a metric known as sampling efficiency.", {"sampling efficiency"}),
         ("We demonstrate the usefulness and validity of our method.", set()),
         ("We demonstrate the usage of FooNet in practice.", set()),
         ("We show the following generalization of the above properties.", set()),

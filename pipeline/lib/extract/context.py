@@ -45,7 +45,7 @@ from pipeline.lib.extract.vocabulary import (
 _SPACED_SIZE = re.compile(r" (\d+(?:x\d+)?(?:\.\d+)?[BM])(?![\w-])")
 
 
-# 'ViT-B/16', 'ViT-L/14@336': a patch size, and the input resolution a released variant keeps.
+# 'ViT-B/16', 'ViT-H/14@448': a patch size, and the input resolution a released variant keeps.
 _PATCH_SIZE = re.compile(r"/\d{1,2}(?:@\d{3,4}(?:px)?)?(?![\w%@]|\.\d)")
 
 

@@ -1,6 +1,6 @@
 """Measures a sentence names as what is evaluated, with no value: the qualities a result shows of a
 system ('we demonstrate the accuracy, robustness, and scalability of our method') and the measure
-a metric is called ('a metric known as predictive efficiency').
+a metric is called ('a metric known as sampling efficiency').
 
 measures.py finds the measures a comparison, a value or a cue names; these are the ones an
 evaluation names outright.
@@ -41,7 +41,7 @@ _UNMEASURED = frozenset(UNMEASURED_QUALITIES) | frozenset(UNMEASURED_WORDS)
 _FILLERS = frozenset(METRIC_FILLERS) | frozenset(
     ("accurate", "excellent", "good", "strong", "superior", "practical")
 )
-# 'a metric known as predictive efficiency', 'a new metric called cover rate'.
+# 'a metric known as sampling efficiency', 'a new metric called cover rate'.
 _CALLED = re.compile(
     r"\bmetrics?\s+(?:known\s+as|called|named|termed|dubbed)\s+(?P<phrase>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})"
     r"(?=\s*[,.;:)(]|\s+(?:that|which|to|for|and)\b)"
@@ -51,7 +51,7 @@ _CALLED = re.compile(
 def add_evaluated_measures(paper: PaperState) -> None:
     """'we demonstrate the accuracy, robustness, and scalability of our method' (accuracy,
     robustness: scalability is a property, UNMEASURED_QUALITIES), 'confirm the effectiveness and
-    efficiency of' (efficiency), 'a metric known as predictive efficiency'."""
+    efficiency of' (efficiency), 'a metric known as sampling efficiency'."""
     text = paper.text
     for shown in _SHOWN.finditer(text):
         for start, end in _shown_items(text, *shown.span("items")):

@@ -385,7 +385,7 @@ _VALUED_END = re.compile(
     r"\s*(?:[,.;:)(]|$)|\s(?:than|per|with|while|and|or|compared|relative|on|in|for|at|during|across"
     r"|over|when|without|by|under|versus|vs|which|that|to|as|from|using|is|are|was|were|of)\b"
 )
-# A value, then "in" and a measure named by its head: 'by 29% in accumulated reward'.
+# A value, then "in" and a measure named by its head: 'by 12% in episodic reward'.
 _VALUE_IN = re.compile(r"\sin\s(?!terms\b)")
 _GAINED_IN_HEADS = frozenset(GAINED_IN_HEADS)
 # A count of operations right after a value is what the value is of: 'only 26% FLOPs', '4× MACs'.
@@ -445,7 +445,7 @@ def add_valued_measures(paper: PaperState) -> None:
 
 def _measure_in(text: str, position: int) -> tuple[int, int] | None:
     """What a value is gained in: a measure named by its head ('by 3% in top-1 accuracy'), or a
-    phrase ending in what an agent gains ('by 29% in accumulated reward')."""
+    phrase ending in what an agent gains ('by 12% in episodic reward')."""
     span = _measure_at(text, position)
     if span is None:
         span = _valued_phrase(text, position)

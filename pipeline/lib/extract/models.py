@@ -70,8 +70,8 @@ def _listed_with(text: str, span: tuple[int, int], models: list[tuple[int, int]]
     )
 
 
-# A name the sentence defines as trained language models: 'OpenMoE, a series of fully open-sourced
-# MoE LLMs', 'a set of open-source LLMs named as LlaSMol', 'Foo-Chat, a 7B chat LLM'.
+# A name the sentence defines as trained language models: 'ZorbMoE, a series of fully open-sourced
+# MoE LLMs', 'a set of open-source LLMs named as ZorbMol', 'Foo-Chat, a 7B chat LLM'.
 _LLMS = alternation(LANGUAGE_MODEL_NOUNS)
 # The noun is the head of the apposition: no preposition or clause before it ('a method for LLMs'),
 # nothing after it but the end of the phrase ('an LLM agent system', 'LLM-based').
@@ -85,7 +85,7 @@ _LLMS_NAMED_BEFORE = re.compile(rf"\b(?:{_LLMS})\s+(?:named|called|dubbed|termed
 
 def retype_defined_language_models(paper: PaperState) -> None:
     """A name typed as a method that the sentence defines as (a series of) trained language models
-    is a model, the paper's own or not: 'we train and release OpenMoE, a series of ... MoE LLMs'."""
+    is a model, the paper's own or not: 'we train and release ZorbMoE, a series of ... MoE LLMs'."""
     text = paper.text
     for entity in list(paper.entities.values()):
         if entity.entity_type != "method" or entity.known or entity.expansion is not None:
@@ -98,7 +98,7 @@ def retype_defined_language_models(paper: PaperState) -> None:
                 break
 
 
-# A released model's name ending in its size, then more sizes listed after it: 'Llama 2 7B, 13B,
+# A released model's name ending in its size, then more sizes listed after it: 'Zentro 7B, 13B,
 # 70B', 'Foo-7B and 13B', 'Foo 7B/13B'.
 _SIZED_NAME = re.compile(r"(?P<family>.*?[A-Za-z].*?)(?P<sep>[\s-])\d+(?:\.\d+)?[BMK]")
 _LISTED_SIZE = re.compile(
@@ -107,8 +107,8 @@ _LISTED_SIZE = re.compile(
 
 
 def add_listed_sizes(paper: PaperState) -> None:
-    """The sizes listed after a sized model's name are models of that family: 'Llama 2 7B, 13B,
-    70B' names Llama 2 13B and Llama 2 70B, each written as its size."""
+    """The sizes listed after a sized model's name are models of that family: 'Zentro 7B, 13B,
+    70B' names Zentro 13B and Zentro 70B, each written as its size."""
     text = paper.text
     for entity in list(paper.entities.values()):
         if entity.entity_type != "model":

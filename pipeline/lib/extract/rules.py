@@ -174,9 +174,9 @@ RULES: tuple[Rule, ...] = (
         ("The gain shows in the total computation time.", [("computation time", "metric")]),
         ("Training runs with a constant memory footprint.", [("memory footprint", "metric")]),
         (
-            "The population risk falls slower than the empirical risk minimizer's.",
-            [("population risk", "metric")],
-            ("empirical risk",),
+            "The expected risk falls slower than the test risk minimizer's.",
+            [("expected risk", "metric")],
+            ("test risk",),
         ),
         (
             "We bound the sample complexity, not the model complexity.",
@@ -197,8 +197,8 @@ RULES: tuple[Rule, ...] = (
         ("It shows 87.2× lower computation energy than attention.", [("computation energy", "metric")]),
         ("It gives a 10% relative improvement on the task.", [], ("relative",)),
         (
-            "It wins by 29% in accumulated reward and 3% in top-1 accuracy on 5 tasks.",
-            [("accumulated reward", "metric"), ("top-1 accuracy", "metric")],
+            "It wins by 12% in episodic reward and 3% in top-1 accuracy on 5 tasks.",
+            [("episodic reward", "metric"), ("top-1 accuracy", "metric")],
         ),
         ("It wins by 3% in 5 tasks and 2% in some settings.", [], ("settings",)),
         ("It needs only 26% FLOPs and saves 55% MACs.", [("FLOPs", "metric"), ("MACs", "metric")]),
@@ -226,7 +226,7 @@ RULES: tuple[Rule, ...] = (
             [("accuracy", "metric"), ("robustness", "metric")],
             ("scalability",),
         ),
-        ("We show the high predictive efficiency of ZorbNet.", [("predictive efficiency", "metric")]),
+        ("We show the high sampling efficiency of ZorbNet.", [("sampling efficiency", "metric")]),
         ("We compare them with a metric known as cover rate.", [("cover rate", "metric")]),
         ("We show the code and data of the method.", [], ("code", "data")),
         ("We show the usefulness of the method.", [], ("usefulness",)),
@@ -327,7 +327,7 @@ RULES: tuple[Rule, ...] = (
         context.add_versions,
         ("We fine-tune FooLM 3 on the task.", [("FooLM 3", "model")]),
         ("We distil QuuxLM 1.3B into a student.", [("QuuxLM 1.3B", "model")]),
-        ("Features come from ViT-B/16 and ViT-L/14@336.", [("ViT-B/16", "model"), ("ViT-L/14@336", "model")]),
+        ("Features come from ViT-B/16 and ViT-H/14@448.", [("ViT-B/16", "model"), ("ViT-H/14@448", "model")]),
     ),
     _rule(
         "tier",

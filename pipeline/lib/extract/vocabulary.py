@@ -241,7 +241,7 @@ GENERIC_MODIFIERS = (
     "popular",
 )
 # Of those, the words that say which variant of a system a number is compared with, kept with its
-# name there as the annotators write it: 'than standard RAG', 'compared to vanilla DM'.
+# name there as the annotators write it: 'than standard FooNet', 'compared to vanilla BarGAN'.
 VARIANT_WORDS = ("vanilla", "standard", "plain")
 # Words that open a capitalised phrase without being part of the name in it.
 TITLE_OPENERS = ("the", "a", "an", "for", "while", "in", "with", "using", "our", "this", "unlike", "like")
@@ -370,7 +370,7 @@ CUE_WORDS["measure_head"] = (*MODIFIED_MEASURE_HEADS, *TIME_HEADS, *COMPLEXITY_H
 # Nouns that end a cued measure right after its head, never a measure alone: 'less memory space',
 # 'improves memory efficiency', 'lower memory requirements'.
 SECOND_MEASURE_HEADS = ("savings", "space", "efficiency", "requirements", "requirement")
-# What an agent gains, a measure after a value and "in" ('by 29% in accumulated reward'), not a
+# What an agent gains, a measure after a value and "in" ('by 12% in episodic reward'), not a
 # head anywhere else ('reward functions', 'can return').
 GAINED_IN_HEADS = ("reward", "rewards", "return", "returns")
 # Words that say under which conditions a measure is taken: 'clean accuracy', 'test error'.
