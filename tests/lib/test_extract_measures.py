@@ -321,6 +321,8 @@ def test_what_a_system_is_beaten_in_is_a_measure(text, expected):
             {"calibration", "sampling efficiency"},
         ),
         ("It compares predictors using a metric known as sampling efficiency.", {"sampling efficiency"}),
+        ("We also examine the numerical stability of two refinement strategies.", {"numerical stability"}),
+        ("We examine the role of depth in these models.", set()),
         ("We demonstrate the usefulness and validity of our method.", set()),
         ("We demonstrate the usage of FooNet in practice.", set()),
         ("We show the following generalization of the above properties.", set()),

@@ -398,7 +398,7 @@ NUMBER_FORMATS = ("half", "single", "double", "mixed", "full", "arbitrary", "red
 # Nouns after a head that make the phrase a setting, not a measure: 'in a deep metric learning setting'.
 SETTING_NOUNS = ("learning", "setting", "settings", "regime", "regimes", "mode", "format", "task", "tasks")
 # Verbs that show qualities of a system: 'we demonstrate the accuracy and robustness of'.
-SHOWING_VERB_STEMS = ("demonstrat", "show", "validat", "verif", "confirm")
+SHOWING_VERB_STEMS = ("demonstrat", "show", "validat", "verif", "confirm", "examin")
 # The qualities such a showing measures (not 'usefulness', 'validity', 'feasibility', 'ability').
 SHOWN_QUALITIES = (
     *("robustness", "efficiency", "calibration", "generalization", "generalisation", "stability"),
