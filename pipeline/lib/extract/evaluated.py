@@ -17,7 +17,7 @@ from pipeline.lib.extract.vocabulary import (
     MEASURE_HEADS,
     METRIC_FILLERS,
     METRIC_HEADS,
-    SHOWING_VERB_STEMS,
+    SHOWING_VERBS,
     SHOWN_QUALITIES,
     UNMEASURED_QUALITIES,
     UNMEASURED_WORDS,
@@ -26,10 +26,10 @@ from pipeline.lib.extract.vocabulary import (
     alternation,
 )
 
-# 'we demonstrate the ... of': what is shown of a system, read up to its "of".
-_SHOWN = re.compile(
-    rf"\b(?:{alternation(SHOWING_VERB_STEMS)})\w*\s+the\s+(?P<items>[a-z][a-z ,-]{{2,100}}?)\s+of\s"
-)
+# 'we demonstrate the ... of' (a verb of SHOWING_VERBS before it): what is shown of a system, read up
+# to its "of".
+_SHOWN = re.compile(r" the (?P<items>[a-z][a-z ,-]{2,100}?)\s+of\s")
+_SHOWING_BEFORE = re.compile(rf"\b(?:{alternation(SHOWING_VERBS)})$")
 _ITEM_JOIN = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
 _WORD = re.compile(r"[a-z][a-z-]*")
 _QUALITIES = frozenset(SHOWN_QUALITIES)
@@ -53,10 +53,16 @@ def add_evaluated_measures(paper: PaperState) -> None:
     robustness: scalability is a property, UNMEASURED_QUALITIES), 'confirm the effectiveness and
     efficiency of' (efficiency), 'a metric known as sampling efficiency'."""
     text = paper.text
-    for shown in _SHOWN.finditer(text):
+    # ' the ... of' is looked for first, a plain string the scan finds fast; then the verb before it.
+    position = 0
+    while (shown := _SHOWN.search(text, position)) is not None:
+        if not _SHOWING_BEFORE.search(text, max(0, shown.start() - 14), shown.start()):
+            position = shown.start() + 1  # a later ' the' inside this one may follow a verb
+            continue
         for start, end in _shown_items(text, *shown.span("items")):
             add_measure_span(paper, (start, end))
-    for called in _CALLED.finditer(text):
+        position = shown.end()
+    for called in _CALLED.finditer(text) if "metric" in text else ():
         if not any(word in FUNCTION_WORDS for word in called["phrase"].split()):
             add_measure_span(paper, called.span("phrase"))
 

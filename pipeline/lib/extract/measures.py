@@ -21,7 +21,6 @@ from pipeline.lib.extract.shapes import LIST_JOIN
 from pipeline.lib.extract.state import PaperState
 from pipeline.lib.extract.tasks import task_phrase_start
 from pipeline.lib.extract.vocabulary import (
-    BEATING_VERBS,
     CHANGE_VERB_STEMS,
     CLAIM_VERBS,
     COMPLEXITY_HEADS,
@@ -504,11 +503,9 @@ def _may_be_valued(word: str) -> bool:
 
 
 # --- what a system is beaten in -------------------------------------------------------------------
-# A verb of beating, its object, then "in" and what it is beaten in: 'surpasses existing models in
-# speed', 'outperforms A and B in accuracy and latency'.
-_BEATEN_IN = re.compile(
-    rf"\b(?:{alternation(BEATING_VERBS)})\s+(?:[^\s,;.()]+\s+){{0,6}}?in\s+(?!terms\b)(?:(?:the|their|its)\s+)?"
-)
+# A verb of beating (BEATING_VERBS, cue words of the automaton's pass), its object, then "in" and
+# what it is beaten in: 'surpasses existing models in speed', 'outperforms A and B in accuracy'.
+_BEATEN_IN = re.compile(r"\s+(?:[^\s,;.()]+\s+){0,6}?in\s+(?!terms\b)(?:(?:the|their|its)\s+)?")
 
 
 def add_beaten_in_measures(paper: PaperState) -> None:
@@ -516,7 +513,12 @@ def add_beaten_in_measures(paper: PaperState) -> None:
     a head alone (the comparison says it is measured) or a measure phrase, and those listed with
     it ('in accuracy and latency')."""
     text = paper.text
-    for beaten in _BEATEN_IN.finditer(text):
+    for verb in paper.cue_hits:
+        if verb.entry.kind != "cue:beating" or not text[verb.start].islower():
+            continue
+        beaten = _BEATEN_IN.match(text, verb.end)
+        if beaten is None:
+            continue
         position = _LEAD.match(text, beaten.end()).end()
         for _ in range(MAX_LISTED):
             span = _measure_at(text, position) or _head_alone(text, position)

@@ -219,7 +219,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "evaluated_measure",
         "context",
-        ("SHOWING_VERB_STEMS", "SHOWN_QUALITIES", "METRIC_HEADS", "MEASURE_HEADS", "UNMEASURED_QUALITIES"),
+        ("SHOWING_VERBS", "SHOWN_QUALITIES", "METRIC_HEADS", "MEASURE_HEADS", "UNMEASURED_QUALITIES"),
         evaluated.add_evaluated_measures,
         (
             "We demonstrate the accuracy, robustness, and scalability of our method.",

@@ -393,12 +393,18 @@ BEATING_VERBS = (
     *("surpassed", "surpassing", "exceed", "exceeds", "exceeded", "exceeding", "beat", "beats"),
     "beating",
 )
+CUE_WORDS["beating"] = BEATING_VERBS
 # Words before 'precision' that make it a number format, not a measure: 'in half precision'.
 NUMBER_FORMATS = ("half", "single", "double", "mixed", "full", "arbitrary", "reduced", "low", "lower")
 # Nouns after a head that make the phrase a setting, not a measure: 'in a deep metric learning setting'.
 SETTING_NOUNS = ("learning", "setting", "settings", "regime", "regimes", "mode", "format", "task", "tasks")
 # Verbs that show qualities of a system: 'we demonstrate the accuracy and robustness of'.
-SHOWING_VERB_STEMS = ("demonstrat", "show", "validat", "verif", "confirm", "examin")
+SHOWING_VERBS = (
+    *("demonstrate", "demonstrates", "demonstrated", "demonstrating", "show", "shows", "showed"),
+    *("shown", "showing", "showcase", "showcases", "showcased", "showcasing", "validate", "validates"),
+    *("validated", "validating", "verify", "verifies", "verified", "verifying", "confirm", "confirms"),
+    *("confirmed", "confirming", "examine", "examines", "examined", "examining"),
+)
 # The qualities such a showing measures (not 'usefulness', 'validity', 'feasibility', 'ability').
 SHOWN_QUALITIES = (
     *("robustness", "efficiency", "calibration", "generalization", "generalisation", "stability"),
