@@ -32,6 +32,7 @@ from pipeline.lib.extract import (
     shapes,
     text_keys,
 )
+from pipeline.lib.extract import compared as compared_module
 from pipeline.lib.extract import results as results_module
 from pipeline.lib.extract import ties as ties_module
 from pipeline.lib.extract.extract import extract_entities
@@ -187,8 +188,8 @@ def _mention_spans(text: str) -> list[MentionSpan]:
 
 
 def _lines_run(function, *args, **kwargs) -> tuple[int, object]:
-    """How many lines of results.py and ties.py the call runs (each turn of a loop one more), and its
-    value."""
+    """How many lines of results.py, compared.py and ties.py the call runs (each turn of a loop one
+    more), and its value."""
     lines = 0
 
     def local(frame, event, arg):
@@ -197,7 +198,8 @@ def _lines_run(function, *args, **kwargs) -> tuple[int, object]:
         return local
 
     def on_call(frame, event, arg):
-        return local if frame.f_code.co_filename in (results_module.__file__, ties_module.__file__) else None
+        files = (results_module.__file__, compared_module.__file__, ties_module.__file__)
+        return local if frame.f_code.co_filename in files else None
 
     sys.settrace(on_call)
     try:
@@ -235,7 +237,7 @@ def test_each_result_costs_its_neighbourhood_not_the_text(unit):
 
 @pytest.mark.parametrize("unit", HOSTILE_RESULTS)
 def test_results_past_the_cap_are_not_worked_out(monkeypatch, unit):
-    calls = _calls(monkeypatch, results_module, "_joined_cue", "_compared", "_is_score", "_excerpt")
+    calls = _calls(monkeypatch, results_module, "_joined_cue", "compared_systems", "_is_score", "_excerpt")
     counts = []
     for repeats in (1000, 2000):
         text = unit * repeats

@@ -62,6 +62,15 @@ def test_a_score_named_after_a_known_metric_is_that_metric():
         ("We study the node classification accuracy of deep models.", {"node classification accuracy"}),
         ("It trades fairness against image classification accuracy.", {"image classification accuracy"}),
         ("The model keeps high prediction accuracy.", {"prediction accuracy"}),
+        (
+            "The excess risk decreases less fast than the adversarial risk.",
+            {"excess risk", "adversarial risk"},
+        ),
+        ("We bound the expected regret of the algorithm.", {"expected regret"}),
+        ("It maintains a constant training speed for long sequences.", {"training speed"}),
+        ("It trains on large graphs with a constant memory footprint.", {"memory footprint"}),
+        ("The energy consumption of a CNN is predicted per layer.", {"energy consumption"}),
+        ("Standard empirical risk minimization overfits.", set()),  # a method
     ],
 )
 def test_a_measure_named_by_its_modifier_needs_no_cue(text, expected):
@@ -210,6 +219,9 @@ def test_what_is_evaluated_is_a_measure(text, expected):
     [
         ("It lowers calibration error across tasks.", {"calibration error"}),
         ("It cuts memory footprint by half.", {"memory footprint"}),
+        ("It needs less memory space than before.", {"memory space"}),
+        ("It improves memory efficiency of training.", {"memory efficiency"}),
+        ("It lowers memory requirements.", {"memory requirements"}),
     ],
 )
 def test_a_second_head_ends_the_phrase_before_a_preposition(text, expected):
@@ -250,4 +262,104 @@ def test_what_we_measure_is_a_measure(text, expected):
     ],
 )
 def test_a_metric_joined_to_a_bound_is_a_metric(text, expected):
+    assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("It wins by 12% in episodic reward.", {"episodic reward"}),
+        ("It gains 4% in top-1 accuracy.", {"top-1 accuracy"}),
+        ("It gains 4% in the worst-case return on hard tasks.", {"worst-case return"}),
+        ("It gains 4% in some settings.", set()),  # where, not what is measured
+        ("It gains 4% in terms of speed.", set()),  # left to the 'in terms of' cue
+        ("The reward functions can return 4% in rare cases.", set()),
+    ],
+)
+def test_what_a_value_is_gained_in_is_a_measure(text, expected):
+    assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("It needs only 26% FLOPs on the test set.", {"FLOPs"}),
+        ("It reduces 47% GFLOPs of the backbone.", {"GFLOPs"}),
+        ("It saves over 55% MACs.", {"MACs"}),
+        ("It uses 26% FLOPs Budget tokens.", set()),  # a name goes on
+    ],
+)
+def test_a_count_of_operations_after_a_value_is_a_measure(text, expected):
+    assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("It significantly surpasses existing models in speed, achieving fast detection.", {"speed"}),
+        ("It outperforms earlier algorithms both in time and error.", {"time", "error"}),
+        ("Ours outperforms FooNet in training speed.", {"training speed"}),
+        ("Ours outperforms FooNet even in half precision.", set()),  # a number format
+        ("Ours outperforms them in a deep metric learning setting.", set()),  # a setting
+        ("Ours outperforms them in most cases.", set()),
+    ],
+)
+def test_what_a_system_is_beaten_in_is_a_measure(text, expected):
+    assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Through simulations, we demonstrate the accuracy, robustness, and scalability of our method.",
+            {"accuracy", "robustness"},
+        ),
+        ("Experiments confirm the effectiveness and efficiency of our proposal.", {"efficiency"}),
+        (
+            "We demonstrate the accurate calibration and high sampling efficiency of FooNet on tasks.",
+            {"calibration", "sampling efficiency"},
+        ),
+        ("It compares predictors using a metric known as sampling efficiency.", {"sampling efficiency"}),
+        ("We also examine the numerical stability of two refinement strategies.", {"numerical stability"}),
+        ("We examine the role of depth in these models.", set()),
+        ("We demonstrate the usefulness and validity of our method.", set()),
+        ("We demonstrate the usage of FooNet in practice.", set()),
+        ("We show the following generalization of the above properties.", set()),
+        ("We release the code and data of the benchmark.", set()),
+    ],
+)
+def test_what_an_evaluation_shows_of_a_system_is_a_measure(text, expected):
+    assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("It draws samples 18,000 times faster, all without sacrificing accuracy.", {"accuracy"}),
+        ("It enforces constraints without compromising predictive accuracy.", {"predictive accuracy"}),
+        ("Defended directions need not come without penalising accuracy.", {"accuracy"}),
+        ("It is faster while sacrificing little accuracy.", {"accuracy"}),
+        ("It is faster without sacrificing too much accuracy.", {"accuracy"}),
+        ("It is faster without sacrificing performance.", set()),  # no measure head
+    ],
+)
+def test_what_is_not_given_up_is_a_measure(text, expected):
+    assert metrics(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("It reaches the best results in terms of robustness to audio edits.", {"robustness"}),
+        (
+            "It is compared in terms of faithfulness, diversity, and robustness.",
+            {"faithfulness", "diversity", "robustness"},
+        ),
+        ("It shows better robustness to noise.", {"robustness"}),
+        ("The bounds are stated in terms of the mixability of the loss.", set()),  # a bound's terms
+        ("It is compared in terms of scalability.", set()),  # a property of a method
+    ],
+)
+def test_a_quality_in_an_evaluation_list_is_a_measure(text, expected):
     assert metrics(text) == expected

@@ -113,6 +113,7 @@ def test_a_lower_case_suffix_without_a_size_is_cut():
     [
         ("Features come from ViT-B/16 and a linear head.", "ViT-B/16"),
         ("The encoder is ViT-H/14.", "ViT-H/14"),
+        ("Features come from ViT-H/14@448 pre-trained on images.", "ViT-H/14@448"),
     ],
 )
 def test_a_patch_size_names_the_released_model(text, name):
@@ -122,3 +123,31 @@ def test_a_patch_size_names_the_released_model(text, name):
 def test_a_lower_case_tier_after_a_model_stays_in_its_name():
     assert types("We compare GPT-4o mini with a rule.")["GPT-4o mini"] == "model"
     assert "FooNet mini" not in types("We compare FooNet mini-batches.")
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "entity_type"),
+    [
+        ("We train and release ZorbMoE, a series of fully open MoE LLMs.", "ZorbMoE", "model"),
+        ("We fine-tune a set of open-source LLMs named as ZorbMol on the data.", "ZorbMol", "model"),
+        ("We present ZorbPoet, a language model capable of writing video.", "ZorbPoet", "model"),
+        ("We introduce ZorbNet, a vision foundation model for robot learning.", "ZorbNet", "model"),
+        ("We propose ZorbNet, a method to teach LLMs to plan.", "ZorbNet", "method"),
+        ("We propose ZorbAgent, an LLM agent system for long inputs.", "ZorbAgent", "method"),
+        ("We propose ZorbNet, a novel LLM-based approach for evaluation.", "ZorbNet", "method"),
+    ],
+)
+def test_a_name_defined_as_trained_language_models_is_a_model(text, name, entity_type):
+    assert types(text)[name] == entity_type
+
+
+def test_sizes_listed_after_a_sized_model_are_models_of_its_family():
+    text = "We pre-train Zentro 7B, 13B, 70B and the models Quux-2.5-7B and 14B."
+    found = {(m.name, m.text) for m in extract_entities(text).mentions if m.entity_type == "model"}
+    assert {("Zentro 13B", "13B"), ("Zentro 70B", "70B"), ("Quux-2.5-14B", "14B")} <= found
+    # A size after no sized model name is no model.
+    assert not [
+        m
+        for m in extract_entities("We train with 7B, 13B and 70B tokens.").mentions
+        if m.entity_type == "model"
+    ]

@@ -304,11 +304,27 @@ def test_several_numbers_after_by_share_their_one_system():
         ("It reaches a 6× higher average solve rate over BarSolver.", "BarSolver"),
         ("It uses 40% GPU memory than BarSolver.", "BarSolver"),
         ("It keeps 95% on held-out tasks compared to BarSolver.", "BarSolver"),
+        ("It gives a 72.3% overall bit rate saving over BarSolver.", "BarSolver"),
+        ("It gives 12% higher accuracy gains over BarSolver.", "BarSolver"),
     ],
 )
 def test_compared_system_in_apposition_or_after_a_word_that_only_compares(text, system):
     (result,) = results(text, [mention(text, system, "method")])
     assert result.compared_to == system
+
+
+@pytest.mark.parametrize(
+    ("text", "compared"),
+    [
+        ("It keeps 3x faster generation than standard BarSolver.", "standard BarSolver"),
+        ("It keeps 3x faster generation than the vanilla BarSolver.", "vanilla BarSolver"),
+        # A word not known to name a variant: the comparison is not read past it.
+        ("It keeps 3x faster generation than the original BarSolver.", None),
+    ],
+)
+def test_the_variant_of_the_compared_system_is_kept_with_its_name(text, compared):
+    (result,) = results(text, [mention(text, "BarSolver", "method")])
+    assert result.compared_to == compared
 
 
 def test_over_after_plain_words_is_no_comparison():
@@ -382,6 +398,28 @@ def test_what_a_verb_of_change_measures_comes_before_of(text, compared):
 def test_systems_before_by_are_the_object_beaten_or_what_the_measure_is_of(text, compared):
     (result,) = results(text, [mention(text, "Foo-3.1-8B", "model")])
     assert result.compared_to == compared
+
+
+@pytest.mark.parametrize(
+    ("text", "compared"),
+    [
+        ("Ours outperforms all pre-existing FooNet methods by 4%.", None),
+        ("Ours outperforms prior FooNet baselines by 4%.", None),
+        ("Ours outperforms BarNet and all prior FooNet methods by 4%.", "BarNet"),
+        ("Ours outperforms FooNet methods such as BarNet by 4%.", "BarNet"),
+        ("Ours outperforms the SOTA BarNet using FooNet by 4.0% mIoU.", "BarNet"),
+        ("Ours reaches 80%, outperforming BarNet using FooNet by 4.0%.", "BarNet"),
+    ],
+)
+def test_a_kind_of_unnamed_systems_or_what_a_system_uses_is_not_compared(text, compared):
+    mentions = sorted(mention(text, name, "method") for name in ("FooNet", "BarNet") if name in text)
+    assert results(text, mentions)[-1].compared_to == compared
+
+
+def test_numbers_listed_past_what_each_was_measured_with_share_their_comparison():
+    text = "It surpasses FooNet in speed by 52× (BarNet-4) and 16× (BazNet-18)."
+    found = results(text, [mention(text, "FooNet", "method")])
+    assert [(r.text, r.compared_to) for r in found] == [("52×", "FooNet"), ("16×", "FooNet")]
 
 
 def test_one_system_before_by_is_compared_with_the_whole_list():

@@ -45,7 +45,8 @@ from pipeline.lib.extract.vocabulary import (
 _SPACED_SIZE = re.compile(r" (\d+(?:x\d+)?(?:\.\d+)?[BM])(?![\w-])")
 
 
-_PATCH_SIZE = re.compile(r"/\d{1,2}(?![\w%]|\.\d)")
+# 'ViT-B/16', 'ViT-H/14@448': a patch size, and the input resolution a released variant keeps.
+_PATCH_SIZE = re.compile(r"/\d{1,2}(?:@\d{3,4}(?:px)?)?(?![\w%@]|\.\d)")
 
 
 _TRAILING_VERSION = re.compile(r"(?<= )\d+(?:\.\d+)?$")

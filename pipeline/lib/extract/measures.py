@@ -28,6 +28,7 @@ from pipeline.lib.extract.vocabulary import (
     COUNTED_COMPLEXITY_MODIFIERS,
     DATASET_HEADS,
     FUNCTION_WORDS,
+    GAINED_IN_HEADS,
     MEASURE_CUES,
     MEASURE_HEADS,
     MEASURE_PHRASES,
@@ -35,7 +36,12 @@ from pipeline.lib.extract.vocabulary import (
     METHOD_HEADS,
     METRIC_FILLERS,
     METRIC_HEADS,
+    NUMBER_FORMATS,
     PREPOSITIONS,
+    RESOURCE_HEADS,
+    RESOURCE_MODIFIERS,
+    SECOND_MEASURE_HEADS,
+    SETTING_NOUNS,
     TASK_HEADS,
     TASK_WORD_STOPS,
     TIME_HEADS,
@@ -115,6 +121,14 @@ def add_cued_measures(paper: PaperState) -> None:
                 if span is not None:
                     _add_measure(paper, span)
                 break
+            if (
+                span is None
+                and kind == "list"
+                and not _STATED_BEFORE.search(text, max(0, cue_end - 60), cue_end)
+            ):
+                span = _quality_at(text, position)  # 'in terms of robustness and accuracy'
+                if span is not None:
+                    _add_measure(paper, span)
             if span is None:
                 other = _LISTED_ITEM.match(text, position) if kind == "list" else None
                 if other is None:
@@ -127,6 +141,11 @@ def add_cued_measures(paper: PaperState) -> None:
 
 
 _MEASURE_PHRASES = frozenset(MEASURE_PHRASES)
+# A bound or a rate stated in terms of a quantity, not an evaluation: 'bounds in terms of the
+# mixability of the loss', 'characterized in terms of regularity'.
+_STATED_BEFORE = re.compile(
+    r"\b(?:bounds?|characteri[sz]ed|expressed|depend\w*|scales?|rates?)\b[^.;]{0,40}$"
+)
 # An item of a list that is no measure, up to the join to the next one: 'mesh quality'.
 _LISTED_ITEM = re.compile(r"(?:[\w-]+ ){0,3}?[\w-]+(?=,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)")
 _MEASURE_SETTINGS = frozenset(MEASURE_SETTINGS)
@@ -168,14 +187,21 @@ def add_modified_measures(paper: PaperState) -> None:
             start = word.start()
         elif modifier in TASK_HEADS:
             start = _measure_phrase_start(text, task_phrase_start(text, word.start()), word.start())
-        elif modifier in _MEASURE_SETTINGS:
+        elif modifier in _MEASURE_SETTINGS or (
+            head.entry.name in _RESOURCE_HEADS and modifier in _RESOURCE_MODIFIERS
+        ):
             start = word.start()
         else:
             continue
+        if _OPTIMIZED_AFTER.match(text, head.end):
+            continue  # 'empirical risk minimization' is a method, 'its minimizer' a point
         _add_measure(paper, (start, head.end))
 
 
 _TIME_HEADS = frozenset(TIME_HEADS)
+_RESOURCE_HEADS = frozenset(RESOURCE_HEADS)
+_RESOURCE_MODIFIERS = frozenset(RESOURCE_MODIFIERS)
+_OPTIMIZED_AFTER = re.compile(r" (?:minimi[sz]|maximi[sz])")
 _COMPUTE_TIME_MODIFIERS = frozenset(COMPUTE_TIME_MODIFIERS)
 # 'at inference time', 'at training and inference time': when something happens, not how long
 # it takes.
@@ -210,7 +236,7 @@ def _measure_at(text: str, position: int) -> tuple[int, int] | None:
             following = _WORD.match(text, end + 1) if text.startswith(" ", end) else None
             if (
                 following is not None
-                and following.group() in _HEADS
+                and (following.group() in _HEADS or following.group() in _SECOND_HEADS)
                 and not _continues(text, following.end())
             ):
                 end = following.end()
@@ -221,6 +247,7 @@ def _measure_at(text: str, position: int) -> tuple[int, int] | None:
     return None
 
 
+_SECOND_HEADS = frozenset(SECOND_MEASURE_HEADS)
 # What a cue verb changes by a value: 'by 30%', 'by up to 4 points', 'by 2.1 BLEU'.
 _BY_VALUE = re.compile(
     r" by (?:up to |over |about |around |nearly |almost |more than |an average of )?[+-]?\d"
@@ -250,7 +277,7 @@ def _changed_by(text: str, position: int) -> tuple[int, int] | None:
 _COMPARATIVES = frozenset(("better", "higher", "greater", "superior", "improved", "lower", "stronger"))
 _QUALITY = re.compile(
     r"((?:[a-z][a-z-]+ |[A-Z]{2,}s? )?([a-z][a-z-]{3,}(?:ity|ness)|generali[sz]ation))"
-    r"(?= and | than | across | of | on | in |[,.;:)]| compared)"
+    r"(?= and | than | across | of | on | in | to |[,.;:)]| compared)"
 )
 _UNMEASURED_QUALITIES = frozenset(UNMEASURED_QUALITIES)
 _UNNAMED_ALONE_QUALITIES = frozenset(("ability", "capability"))
@@ -324,6 +351,11 @@ def _continues(text: str, end: int) -> bool:
     return word is not None and word.group() not in FUNCTION_WORDS and word.group() not in _PREPOSITIONS
 
 
+def add_measure_span(paper: PaperState, span: tuple[int, int]) -> None:
+    """Add the text at span as a metric, as the measure rules here do (evaluated.py's use)."""
+    _add_measure(paper, span)
+
+
 def _add_measure(paper: PaperState, span: tuple[int, int]) -> None:
     start, end = span
     inside = [(s, e) for s, e in paper.covered if s < end and start < e]
@@ -362,6 +394,13 @@ _VALUED_END = re.compile(
     r"\s*(?:[,.;:)(]|$)|\s(?:than|per|with|while|and|or|compared|relative|on|in|for|at|during|across"
     r"|over|when|without|by|under|versus|vs|which|that|to|as|from|using|is|are|was|were|of)\b"
 )
+# A value, then "in" and a measure named by its head: 'by 12% in episodic reward'.
+_VALUE_IN = re.compile(r"\sin\s(?!terms\b)")
+_GAINED_IN_HEADS = frozenset(GAINED_IN_HEADS)
+# A count of operations right after a value is what the value is of: 'only 26% FLOPs', '4× MACs'.
+_OPERATIONS_COUNTED = re.compile(
+    r"(?:[GMT]?FLOPs?|[GM]?MACs|(?:Bit|[GMT])?OPs)(?=\s*(?:[,.;:)]|$)|\s(?![A-Z]))"
+)
 _VALUED_CHANGE_AFTER = re.compile(rf"\s{_CHANGE_NOUN}(?=[\s,.;:)]|$)")
 # Heads that say a value is a setting, a share or a change, not what it measures.
 _NOT_VALUED_HEADS = frozenset(
@@ -397,8 +436,12 @@ def add_valued_measures(paper: PaperState) -> None:
         after = _VALUED_COMPARATIVE.match(text, end) or _VALUED_CHANGE_IN.match(text, end)
         if after is not None:
             span = _valued_phrase(text, after.end())
+        elif (value_in := _VALUE_IN.match(text, end)) is not None:
+            span = _measure_in(text, _LEAD.match(text, value_in.end()).end())
         else:
             span = _valued_phrase(text, end + 1, _VALUED_CHANGE_AFTER)
+            if span is None and (count := _OPERATIONS_COUNTED.match(text, end + 1)) is not None:
+                span = count.span()
         # A measure found inside the phrase, not at its end, is what the value is of: '2.3× lower
         # latency deadlines' compares latency.
         if span is None or any(s < span[1] and span[0] < e < span[1] for s, e in paper.covered):
@@ -407,6 +450,17 @@ def add_valued_measures(paper: PaperState) -> None:
             _retype_as_measure(paper, span)
         else:
             _add_measure(paper, span)
+
+
+def _measure_in(text: str, position: int) -> tuple[int, int] | None:
+    """What a value is gained in: a measure named by its head ('by 3% in top-1 accuracy'), or a
+    phrase ending in what an agent gains ('by 12% in episodic reward')."""
+    span = _measure_at(text, position)
+    if span is None:
+        span = _valued_phrase(text, position)
+        if span is not None and text[span[0] : span[1]].rpartition(" ")[2] not in _GAINED_IN_HEADS:
+            return None
+    return span
 
 
 def _retype_as_measure(paper: PaperState, span: tuple[int, int]) -> None:
@@ -456,3 +510,55 @@ def _may_be_valued(word: str) -> bool:
         or word in _PREPOSITIONS
         or word.endswith("ly")
     )
+
+
+# --- what a system is beaten in -------------------------------------------------------------------
+# A verb of beating (BEATING_VERBS, cue words of the automaton's pass), its object, then "in" and
+# what it is beaten in: 'surpasses existing models in speed', 'outperforms A and B in accuracy'.
+_BEATEN_IN = re.compile(r"\s+(?:[^\s,;.()]+\s+){0,6}?in\s+(?!terms\b)(?:(?:the|their|its)\s+)?")
+
+
+def add_beaten_in_measures(paper: PaperState) -> None:
+    """'surpasses existing models in speed': what a comparison of systems is won in is a measure,
+    a head alone (the comparison says it is measured) or a measure phrase, and those listed with
+    it ('in accuracy and latency')."""
+    text = paper.text
+    for verb in paper.cue_hits:
+        if verb.entry.kind != "cue:beating" or not text[verb.start].islower():
+            continue
+        beaten = _BEATEN_IN.match(text, verb.end)
+        if beaten is None:
+            continue
+        position = _LEAD.match(text, beaten.end()).end()
+        for _ in range(MAX_LISTED):
+            span = _measure_at(text, position) or _head_alone(text, position)
+            if span is None or not _beaten_in(text, span):
+                break
+            _add_measure(paper, span)
+            gap = LIST_JOIN.match(text, span[1])
+            if gap is None:
+                break
+            position = _LEAD.match(text, gap.end()).end()
+
+
+def _beaten_in(text: str, span: tuple[int, int]) -> bool:
+    """Whether the phrase is what is measured, not a setting it is beaten in: not a phrase going on
+    into a setting ('in a deep metric learning setting') or a number format ('in half precision')."""
+    words = text[span[0] : span[1]].split()
+    following = _WORD.match(text, span[1] + 1) if text.startswith(" ", span[1]) else None
+    return not (
+        (following is not None and following.group() in _SETTING_NOUNS)
+        or (len(words) == 2 and words[0] in _NUMBER_FORMATS and words[1] == "precision")
+    )
+
+
+_NUMBER_FORMATS = frozenset(NUMBER_FORMATS)
+_SETTING_NOUNS = frozenset(SETTING_NOUNS)
+
+
+def _head_alone(text: str, position: int) -> tuple[int, int] | None:
+    """A measure head that is the whole phrase: 'in speed,', 'in latency and ...'."""
+    word = _WORD.match(text, position)
+    if word is None or word.group() not in _HEADS or _continues(text, word.end()):
+        return None
+    return word.span()

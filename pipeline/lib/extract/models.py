@@ -13,7 +13,12 @@ import re
 
 from pipeline.lib.extract.shapes import LIST_JOIN
 from pipeline.lib.extract.state import Entity, PaperState
-from pipeline.lib.extract.vocabulary import MODEL_WORDS_AFTER, MODEL_WORDS_BEFORE, alternation
+from pipeline.lib.extract.vocabulary import (
+    LANGUAGE_MODEL_NOUNS,
+    MODEL_WORDS_AFTER,
+    MODEL_WORDS_BEFORE,
+    alternation,
+)
 
 # A word, then its version: 'Kestrel-1x', 'Heron-v2', 'Zero123', 'Osprey-2.5', 'ABC-M3'. A word of
 # capitals takes only a lettered version ('ABC-M3'), as 'TD3' and 'SR-2' name other things.
@@ -63,3 +68,58 @@ def _listed_with(text: str, span: tuple[int, int], models: list[tuple[int, int]]
         or (end <= model_start and LIST_JOIN.fullmatch(text, end, model_start))
         for model_start, model_end in models
     )
+
+
+# A name the sentence defines as trained language models: 'ZorbMoE, a series of fully open-sourced
+# MoE LLMs', 'a set of open-source LLMs named as ZorbMol', 'Foo-Chat, a 7B chat LLM'.
+_LLMS = alternation(LANGUAGE_MODEL_NOUNS)
+# The noun is the head of the apposition: no preposition or clause before it ('a method for LLMs'),
+# nothing after it but the end of the phrase ('an LLM agent system', 'LLM-based').
+_DEFINED_AS_LLMS_AFTER = re.compile(
+    r",\s+(?:a|an)\s+(?:(?:series|family|suite|set|collection)\s+of\s+)?"
+    r"(?:(?!(?:for|to|of|with|that|which|and|or|in|on|by)\b)[\w-]+\s+){0,5}?"
+    rf"(?:{_LLMS})(?=\s*[,.;:(]|\s+(?:that|which|with|for|trained|pre-?trained|capable|designed|built|by)\b)"
+)
+_LLMS_NAMED_BEFORE = re.compile(rf"\b(?:{_LLMS})\s+(?:named|called|dubbed|termed)(?:\s+as)?\s+$")
+
+
+def retype_defined_language_models(paper: PaperState) -> None:
+    """A name typed as a method that the sentence defines as (a series of) trained language models
+    is a model, the paper's own or not: 'we train and release ZorbMoE, a series of ... MoE LLMs'."""
+    text = paper.text
+    for entity in list(paper.entities.values()):
+        if entity.entity_type != "method" or entity.known or entity.expansion is not None:
+            continue
+        for start, end in sorted(entity.spans):
+            if _DEFINED_AS_LLMS_AFTER.match(text, end) or _LLMS_NAMED_BEFORE.search(
+                text, max(0, start - _WINDOW), start
+            ):
+                paper.retype(entity, "model")
+                break
+
+
+# A released model's name ending in its size, then more sizes listed after it: 'Zentro 7B, 13B,
+# 70B', 'Foo-7B and 13B', 'Foo 7B/13B'.
+_SIZED_NAME = re.compile(r"(?P<family>.*?[A-Za-z].*?)(?P<sep>[\s-])\d+(?:\.\d+)?[BMK]")
+_LISTED_SIZE = re.compile(
+    r"(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+|\s*/\s*)(?P<size>\d+(?:\.\d+)?[BMK])(?![\w-]|\.\d)"
+)
+
+
+def add_listed_sizes(paper: PaperState) -> None:
+    """The sizes listed after a sized model's name are models of that family: 'Zentro 7B, 13B,
+    70B' names Zentro 13B and Zentro 70B, each written as its size."""
+    text = paper.text
+    for entity in list(paper.entities.values()):
+        if entity.entity_type != "model":
+            continue
+        for start, end in sorted(entity.spans):
+            sized = _SIZED_NAME.fullmatch(text, start, end)
+            if sized is None:
+                continue
+            position = end
+            while (listed := _LISTED_SIZE.match(text, position)) is not None:
+                span = listed.span("size")
+                if span not in paper.covered:
+                    paper.add(sized["family"] + sized["sep"] + listed["size"], "model", span)
+                position = listed.end()

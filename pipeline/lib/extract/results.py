@@ -28,9 +28,9 @@ from collections.abc import Sequence
 from itertools import islice
 from typing import NamedTuple
 
+from pipeline.lib.extract.compared import COMPARATIVE, COMPARATIVE_AFTER, COMPARED_TYPES, compared_systems
 from pipeline.lib.extract.sentences import split_sentences
 from pipeline.lib.extract.ties import (
-    NAME_GOES_ON,
     NUMBER_LIST_GAP,
     SAME_MEASURE_GAP,
     Cue,
@@ -40,14 +40,12 @@ from pipeline.lib.extract.ties import (
     beside,
     changed_measures,
     compared_quantity,
-    named_in,
     number_groups,
     paired_metrics,
     paired_systems,
     parallel,
     shared_in_groups,
     tied_datasets,
-    unknown_name,
     within,
 )
 
@@ -78,10 +76,6 @@ class Result(NamedTuple):
 
 _NUM = r"\d+(?:,\d{3})*(?:\.\d+)?"
 _SIGNS = "+−-"
-_COMPARATIVE = (
-    r"faster|slower|speed-?ups?|more|less|fewer|higher|lower|larger|smaller|better|worse|reductions?"
-    r"|improvements?|increases?|decreases?|gains?|acceleration|compression|cheaper|greater|as\b|the\b"
-)
 _QUANTITY = re.compile(
     # Not part of a name (Qwen3-8B, GPT-4), a version, a citation, a decimal or an error bar; the
     # lookbehinds sit after the first digit so that the scan can jump from digit to digit.
@@ -92,12 +86,11 @@ _QUANTITY = re.compile(
     r"|(?P<pp>\s?pp\b|\s?p\.p\.|\s(?:percentage|absolute)\s+points?\b)"
     r"|(?P<points>\s(?:points?|pts)\b)"
     r"|(?P<decibels>\s?dB\b)"
-    rf"|(?P<times>\s?×(?!\s?\d)|x(?![\w×])(?!\s?\d)|\s[x×](?=\s+(?:{_COMPARATIVE}))"
+    rf"|(?P<times>\s?×(?!\s?\d)|x(?![\w×])(?!\s?\d)|\s[x×](?=\s+(?:{COMPARATIVE}))"
     r"|\s?-?fold\b|\stimes\b)"
     r"|(?![\w%]|[.,]\d|-[^\W\d]))",
     re.IGNORECASE,
 )
-_COMPARATIVE_AFTER = re.compile(rf"\s+(?:{_COMPARATIVE})", re.IGNORECASE)
 _WORD_NUMBERS = {
     "two": 2.0,
     "three": 3.0,
@@ -113,7 +106,7 @@ _WORD_NUMBERS = {
     "thousand": 1000.0,
 }
 _WORD_MULTIPLIER = re.compile(
-    rf"\b(?P<word>{'|'.join(_WORD_NUMBERS)})(?:-fold\b|\s+fold\b|\s+times\b(?=\s+(?:{_COMPARATIVE})))",
+    rf"\b(?P<word>{'|'.join(_WORD_NUMBERS)})(?:-fold\b|\s+fold\b|\s+times\b(?=\s+(?:{COMPARATIVE})))",
     re.IGNORECASE,
 )
 # "our contributions are two-fold": a count of points, not a multiplier.
@@ -199,44 +192,6 @@ _SCORE_PHRASE_BEFORE = re.compile(
     re.IGNORECASE,
 )
 
-# --- comparisons -----------------------------------------------------------------------------------
-
-_MAX_PHRASE = 80
-_COMPARED_TYPES = frozenset({"method", "model"})
-# A change and the systems after it: "2.1× faster than A", "3% over A", "+5 points relative to A"
-_COMPARED_AFTER = re.compile(
-    rf"(?:/[\d.]+\s?%?)?(?:(?:\s+(?:{_COMPARATIVE}|accuracy|points?|absolute|relative|average|on\s+average)){{0,3}}"
-    # a comparative and what it compares: "30% fewer FLOPs than A", "8× better pass rate over A"
-    rf"(?:\s+(?:{_COMPARATIVE})(?:\s+[\w@.-]+){{1,4}}?)?"
-    r"\s+(?:than|over|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|against)"
-    # ... or a few words and a word that only compares: "46% GPU memory than A", "97% on new tasks
-    # compared to A"
-    r"|(?:\s+[^\W\d][\w@-]*){1,4}?\s+(?:than|compared\s+(?:to|with)|relative\s+to))\s+(?:(?:the|its|their)\s+)?(?-i:[a-z]+(?:-[a-z]+)+\s+)?"
-    # ... or the other system's own value first: "72% compared to 28% for (default) A".
-    r"(?:\d[\d.,]*\s?%?\s+(?:for|of|by|with|from)\s+(?:the\s+)?(?:[a-z]+\s+)?)?",
-    re.IGNORECASE,
-)
-_NAME_TEXT = r"(?:[^\d,;.()]|(?<=[A-Za-z-])\d+(?:\.\d+)*)"
-# A verb of comparison, the systems, then "by" and the number: "outperforms A and B by 5%".
-_COMPARED_BEFORE = re.compile(
-    r"\b(?:(?P<beats>outperform|surpass|beat|exceed|outpac)|improv|boost)\w*(?:\s+(?:up)?on|\s+over)?\s+"
-    r"(?:the\s+)?"
-    # "outperforms the strongest baseline, A, by 3%": the name in apposition; digits only inside a
-    # name ("Llama-3.1-8B"), never a number of its own
-    rf"(?:{_NAME_TEXT}{{2,60}}?,\s*)?(?P<systems>{_NAME_TEXT}{{2,60}}?),?\s+by\s+"
-    r"(?:(?:up\s+to|about|around|nearly|over|approximately|roughly|almost|a\s+relative)\s+)?[+]?$",
-    re.IGNORECASE,
-)
-_MEASURE_OF = re.compile(r"\s(?<!terms\s)of\s")
-# Where the systems beaten end: "outperforms A on B by 3%", "surpasses A in terms of speed by 52×".
-_OBJECT_END = re.compile(r"\s(?:on|in|across|for|at|under|with|when|while)\s")
-# Nothing but systems: "improves A and B by 3%" (not "improves the ImageNet accuracy by 3%").
-_ONLY_SYSTEMS = re.compile(r"(?:\s|,|\b(?:and|both|the)\b)*", re.IGNORECASE)
-# A clause that opens on what it compares with: "Compared to the SOTA method, IFC, it ...".
-_COMPARED_OPENING = re.compile(
-    r"\s*(?:[Cc]ompared|[Rr]elative)\s+(?:to|with)\s+(?P<systems>[^\d,;.()]{2,60}?)(?:,\s*[^\d,;.()]{2,30})?,"
-)
-
 
 def find_results(text: str, mentions: Sequence[MentionSpan] = (), limit: int | None = None) -> list[Result]:
     """Every numeric result in `text`, in order, with metric, dataset and compared systems; with
@@ -259,12 +214,13 @@ def find_results(text: str, mentions: Sequence[MentionSpan] = (), limit: int | N
     systems = sorted(
         System(m.start, k, m.end, text[m.start : m.end])
         for k, m in enumerate(mentions)
-        if m.entity_type in _COMPARED_TYPES
+        if m.entity_type in COMPARED_TYPES
     )
     # A dataset right after a word of comparison is a system typed as a dataset ("2% over A"):
     # index -1 marks it, only ever taken there.
     rivals = sorted(systems + [System(c.start, -1, c.end, c.name) for c in dataset_mentions])
     compared_in: dict[tuple[int, int], list[System]] = {}
+    not_metrics: dict[tuple[int, int], list[System]] = {}
     # What a sentence gives its results, worked out once per sentence: a text of many results and
     # no full stop would otherwise copy and search the whole of it for each one. A sentence over
     # MAX_SENTENCE is not kept: each of its results stores its own excerpt.
@@ -278,6 +234,8 @@ def find_results(text: str, mentions: Sequence[MentionSpan] = (), limit: int | N
         clause = _clause(semicolons, start, end, sentence_start, sentence_end)
         if clause not in compared_in:
             compared_in[clause] = within(rivals, *clause)
+            # A metric typed as a system (`MAE`) is compared with nothing.
+            not_metrics[clause] = [s for s in compared_in[clause] if not _METRIC.fullmatch(s.name)]
         if (sentence_start, sentence_end) not in in_sentence:
             in_sentence[sentence_start, sentence_end] = (
                 text[sentence_start:sentence_end] if sentence_end - sentence_start <= MAX_SENTENCE else None,
@@ -302,7 +260,7 @@ def find_results(text: str, mentions: Sequence[MentionSpan] = (), limit: int | N
                 unit=unit,
                 metric=_joined_cue(text, metrics, start, end) or compared_quantity(text, end, unit),
                 dataset=datasets_tied[len(results)],
-                compared_to=_compared(text, compared_in[clause], clause[0], start, end, unit)
+                compared_to=compared_systems(text, not_metrics[clause], clause[0], start, end, unit)
                 or beaten_beside(text, compared_in[clause], clause, start, end),
                 start=start,
                 end=end,
@@ -407,7 +365,7 @@ def _times_is_a_count(text: str, match: re.Match) -> bool:
     """'run 3 times' counts repetitions; '3 times faster' and '2.5 times' are results."""
     if not match["times"].lower().endswith("times") or "." in (match["high"] or match["low"]):
         return False
-    return not _COMPARATIVE_AFTER.match(text, match.end())
+    return not COMPARATIVE_AFTER.match(text, match.end())
 
 
 def _word_multipliers(text: str):
@@ -534,62 +492,3 @@ def _clause(
     clause_start = semicolons[before - 1] + 1 if before and semicolons[before - 1] >= sentence_start else 0
     clause_end = semicolons[after] if after < len(semicolons) and semicolons[after] < sentence_end else -1
     return clause_start or sentence_start, sentence_end if clause_end < 0 else clause_end
-
-
-def _compared(
-    text: str, systems: list[System], clause_start: int, start: int, end: int, unit: str | None
-) -> str | None:
-    """The systems (of the clause, sorted) a change [start, end) is measured against: named right
-    after it ("2.1× faster than A", "+3% over A and B"), before it by a verb of comparison
-    ("outperforms A by 5%"), or by the clause's opening ("Compared to A, it is 4× faster"). A
-    plain value ("A reaches 72%") is compared with nothing. A metric typed as a system (`MAE`)
-    is not one; a dataset (index -1) is one only right after the change."""
-    rivals = [s for s in systems if not _METRIC.fullmatch(s.name) and not NAME_GOES_ON.match(text, s.end)]
-    systems = [system for system in rivals if system.index >= 0]
-    names = []
-    after = _COMPARED_AFTER.match(text, end)
-    first = after and next((s for s in rivals if s.start == after.end()), None)
-    if first:
-        names = [first.name, *_listed_after(text, rivals, first)]
-    elif after and (name := unknown_name(text, after.end())):
-        names = [name]
-    elif unit is not None:
-        before = _COMPARED_BEFORE.search(text, max(0, start - _MAX_PHRASE), start)
-        opening = _COMPARED_OPENING.match(text, clause_start)
-        if before:
-            # "improves the NDS of A by 3%": what is measured comes before "of", the system after it
-            names = _systems_before(text, systems, before)
-        elif opening and (unit == "×" or text[start] == "+" or _COMPARATIVE_AFTER.match(text, end)):
-            names = [s.name for s in within(systems, opening.start("systems"), opening.end())]
-    return ", ".join(dict.fromkeys(names)) or None
-
-
-def _systems_before(text: str, systems: list[System], before: re.Match) -> list[str]:
-    """The systems a verb of comparison names before "by": the object of "outperforms" up to its
-    first preposition; for "improves", the systems the measure is "of" or that own it ("A's"), or
-    an object that is nothing but systems ("improves A by 3%", not "improves the top-1 A accuracy by 3%")."""
-    start, end = before.span("systems")
-    of = max((m.end() for m in _MEASURE_OF.finditer(text, start, end)), default=-1)
-    if before["beats"] or of >= 0:
-        start = start if before["beats"] else of
-        cut = _OBJECT_END.search(text, start, end)
-        return named_in(
-            text, within(systems, start, cut.start() if cut else end), start, cut.start() if cut else end
-        )
-    named = within(systems, start, end)
-    owners = [s.name for s in named if text.startswith(("'s ", "’s "), s.end)]  # "improves A's F1 by"
-    if owners:
-        return owners
-    gaps = zip([start] + [s.end for s in named], [s.start for s in named] + [end], strict=True)
-    return [s.name for s in named] if all(_ONLY_SYSTEMS.fullmatch(text, a, b) for a, b in gaps) else []
-
-
-def _listed_after(text: str, systems: list[System], first: System) -> list[str]:
-    """The systems listed right after the first one compared ("than A, B and C")."""
-    listed = []
-    position = first.end
-    for system in systems:
-        if system.start > position and NUMBER_LIST_GAP.fullmatch(text, position, system.start):
-            listed.append(system.name)
-            position = system.end
-    return listed

@@ -9,50 +9,25 @@ mentions it must yield; tests/lib/test_extract_rules.py runs them all.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-
-from pipeline.lib.extract import candidates, context, introduced, measures, models, naming, roles, tasks
-from pipeline.lib.extract.state import PaperState
+from pipeline.lib.extract import (
+    candidates,
+    context,
+    evaluated,
+    introduced,
+    measures,
+    models,
+    naming,
+    roles,
+    tasks,
+)
+from pipeline.lib.extract.rule import Rule
+from pipeline.lib.extract.rule import make_rule as _rule
 
 # candidates: what needs no context; context: names typed by the words around them; introduced:
 # names the paper gives; extensions: longer names built on the ones found; late_names: names no
 # earlier stage claimed; roles: proposed or referenced; tasks: the problems addressed, after the
 # roles, so that only a task's own cue makes it proposed.
 STAGES = ("candidates", "context", "introduced", "extensions", "late_names", "roles", "tasks")
-
-
-@dataclass(frozen=True)
-class Example:
-    """A made-up sentence, the mentions it must yield, (name, entity_type) or (name, entity_type,
-    role), and the names it must not."""
-
-    sentence: str
-    expected: tuple[tuple[str, ...], ...]
-    absent: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Rule:
-    name: str
-    stage: str
-    # The vocabulary groups (upper case: vocabulary.py; cue_*: lexicons/heads.txt) or the words
-    # the rule keys on.
-    cues: tuple[str, ...]
-    examples: tuple[Example, ...]
-    apply: Callable[[PaperState], None]
-
-
-def _rule(
-    name: str, stage: str, cues: tuple[str, ...], apply: Callable[[PaperState], None], *examples
-) -> Rule:
-    return Rule(
-        name,
-        stage,
-        cues,
-        tuple(Example(sentence, tuple(expected), *absent) for sentence, expected, *absent in examples),
-        apply,
-    )
 
 
 RULES: tuple[Rule, ...] = (
@@ -128,7 +103,10 @@ RULES: tuple[Rule, ...] = (
         "context",
         ("METRIC_HEADS",),
         context.add_gain_measures,
-        ("It gives a gain of 4.2% in span overlap score.", [("span overlap score", "metric")]),
+        (
+            "It gives a gain of 4.2% in exact span overlap match score.",
+            [("exact span overlap match score", "metric")],
+        ),
     ),
     _rule(
         "measured_in",
@@ -143,7 +121,7 @@ RULES: tuple[Rule, ...] = (
         "context",
         (
             *("MEASURE_CUES", "MEASURE_PHRASES", "CHANGE_IN_PHRASES", "MEASURE_HEADS", "WEAK_MEASURE_HEADS"),
-            "METRIC_HEADS",
+            *("METRIC_HEADS", "SECOND_MEASURE_HEADS"),
         ),
         measures.add_cued_measures,
         (
@@ -158,6 +136,10 @@ RULES: tuple[Rule, ...] = (
         ("It lowers the communication costs of training.", [("communication costs", "metric")]),
         ("We see a trade-off between recall and serving latency.", [("serving latency", "metric")]),
         ("It wins in terms of mesh quality and serving latency.", [("serving latency", "metric")]),
+        (
+            "It wins in terms of robustness and diversity.",
+            [("robustness", "metric"), ("diversity", "metric")],
+        ),
         ("Caching reduces decoding stalls by 30%.", [("decoding stalls", "metric")]),
         ("The student needs 3× fewer parameters.", [("parameters", "metric")]),
         ("Its masks show better transferability than before.", [("transferability", "metric")]),
@@ -165,13 +147,19 @@ RULES: tuple[Rule, ...] = (
         ("It shows better generalization than before.", [("generalization", "metric")]),
         ("It gives better ability and lower complexity.", [], ("ability", "complexity")),
         ("We prove a lower bound on the decoding error rate.", [("decoding error rate", "metric")]),
+        ("It is faster without sacrificing throughput.", [("throughput", "metric")]),
+        (
+            "It needs less memory space and improves memory efficiency.",
+            [("memory space", "metric"), ("memory efficiency", "metric")],
+            ("memory",),
+        ),
     ),
     _rule(
         "modified_measure",
         "context",
         (
             *("MODIFIED_MEASURE_HEADS", "MEASURE_SETTINGS", "TASK_HEADS", "PREPOSITIONS"),
-            *("COMPLEXITY_HEADS", "COUNTED_COMPLEXITY_MODIFIERS"),
+            *("COMPLEXITY_HEADS", "COUNTED_COMPLEXITY_MODIFIERS", "RESOURCE_HEADS", "RESOURCE_MODIFIERS"),
         ),
         measures.add_modified_measures,
         (
@@ -184,6 +172,12 @@ RULES: tuple[Rule, ...] = (
             ("against image classification accuracy",),
         ),
         ("The gain shows in the total computation time.", [("computation time", "metric")]),
+        ("Training runs with a constant memory footprint.", [("memory footprint", "metric")]),
+        (
+            "The expected risk falls slower than the test risk minimizer's.",
+            [("expected risk", "metric")],
+            ("test risk",),
+        ),
         (
             "We bound the sample complexity, not the model complexity.",
             [("sample complexity", "metric")],
@@ -193,7 +187,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "valued_measure",
         "context",
-        ("METRIC_FILLERS",),
+        ("METRIC_FILLERS", "GAINED_IN_HEADS"),
         measures.add_valued_measures,
         ("It needs 13.5% higher model accuracy than before.", [("model accuracy", "metric")]),
         (
@@ -202,6 +196,40 @@ RULES: tuple[Rule, ...] = (
         ),
         ("It shows 87.2× lower computation energy than attention.", [("computation energy", "metric")]),
         ("It gives a 10% relative improvement on the task.", [], ("relative",)),
+        (
+            "It wins by 12% in episodic reward and 3% in top-1 accuracy on 5 tasks.",
+            [("episodic reward", "metric"), ("top-1 accuracy", "metric")],
+        ),
+        ("It wins by 3% in 5 tasks and 2% in some settings.", [], ("settings",)),
+        ("It needs only 26% FLOPs and saves 55% MACs.", [("FLOPs", "metric"), ("MACs", "metric")]),
+    ),
+    _rule(
+        "beaten_in_measure",
+        "context",
+        ("BEATING_VERBS", "METRIC_HEADS", "MEASURE_HEADS", "SETTING_NOUNS", "NUMBER_FORMATS"),
+        measures.add_beaten_in_measures,
+        ("It surpasses existing models in speed.", [("speed", "metric")]),
+        (
+            "It outperforms both baselines in accuracy and decoding latency.",
+            [("accuracy", "metric"), ("decoding latency", "metric")],
+        ),
+        ("It outperforms them in most settings.", [], ("settings",)),
+        ("It outperforms FooNet even in half precision.", [], ("half precision",)),
+    ),
+    _rule(
+        "evaluated_measure",
+        "context",
+        ("SHOWING_VERBS", "SHOWN_QUALITIES", "METRIC_HEADS", "MEASURE_HEADS", "UNMEASURED_QUALITIES"),
+        evaluated.add_evaluated_measures,
+        (
+            "We demonstrate the accuracy, robustness, and scalability of our method.",
+            [("accuracy", "metric"), ("robustness", "metric")],
+            ("scalability",),
+        ),
+        ("We show the high sampling efficiency of ZorbNet.", [("sampling efficiency", "metric")]),
+        ("We compare them with a metric known as cover rate.", [("cover rate", "metric")]),
+        ("We show the code and data of the method.", [], ("code", "data")),
+        ("We show the usefulness of the method.", [], ("usefulness",)),
     ),
     _rule(
         "parenthesis_list",
@@ -299,7 +327,7 @@ RULES: tuple[Rule, ...] = (
         context.add_versions,
         ("We fine-tune FooLM 3 on the task.", [("FooLM 3", "model")]),
         ("We distil QuuxLM 1.3B into a student.", [("QuuxLM 1.3B", "model")]),
-        ("Features come from ViT-B/16 and a linear head.", [("ViT-B/16", "model")]),
+        ("Features come from ViT-B/16 and ViT-H/14@448.", [("ViT-B/16", "model"), ("ViT-H/14@448", "model")]),
     ),
     _rule(
         "tier",
@@ -504,6 +532,22 @@ RULES: tuple[Rule, ...] = (
         ),
         ("Poses come from Kestrel-1x and GPT-4o.", [("Kestrel-1x", "model")]),
         ("We compare Lumen-3 and Vortex on bandits.", [("Lumen-3", "method")]),
+    ),
+    _rule(
+        "listed_model_size",
+        "roles",
+        (),
+        models.add_listed_sizes,
+        ("We fine-tune Zentro 7B, 13B and 70B.", [("Zentro 13B", "model"), ("Zentro 70B", "model")]),
+    ),
+    _rule(
+        "defined_language_model",
+        "roles",
+        ("LANGUAGE_MODEL_NOUNS",),
+        models.retype_defined_language_models,
+        ("We train and release ZorbMoE, a series of open MoE LLMs.", [("ZorbMoE", "model")]),
+        ("We fine-tune open-source LLMs named as ZorbMol on the data.", [("ZorbMol", "model")]),
+        ("We propose ZorbNet, a method for LLMs.", [("ZorbNet", "method")]),
     ),
     _rule(
         "task_phrase",

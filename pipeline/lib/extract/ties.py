@@ -1,7 +1,7 @@
 """What a sentence ties to a number: the cues (metric, dataset and system mentions) near it, found
 by bisection, and the dataset a result is measured on.
 
-results.py finds the numbers, and their metric and compared systems, with these.
+results.py finds the numbers and their metric with these; compared.py the systems compared.
 """
 
 from __future__ import annotations
@@ -13,6 +13,11 @@ from typing import NamedTuple, TypeVar
 
 # "a BLEU of 32.8 and 15.1", "MAE/RMSE of 2.43 / 4.73": the next score of a list.
 NUMBER_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+|or\s+|/\s*|vs\.?\s+|versus\s+)", re.IGNORECASE)
+# ... past what each was measured with, no value of its own: "by 52× (ConvNet-4) and 16× (ResNet-18)".
+_LISTED_GAP = re.compile(
+    r"(?:\s*\([^()%×;]{1,30}\))?\s*(?:,\s*(?:and\s+)?|and\s+|or\s+|/\s*|vs\.?\s+|versus\s+)",
+    re.IGNORECASE,
+)
 # ... of one measure: not "5x or 3.5x improvement in accuracy", alternatives that may be two.
 SAME_MEASURE_GAP = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+|/\s*|vs\.?\s+|versus\s+)", re.IGNORECASE)
 # Between a number and the dataset it is measured on: a few words of its metric, then a preposition.
@@ -82,7 +87,7 @@ _NOT_NAMES = frozenset({"SOTA", "SOTAS", "SOTA.", "AI", "GPU", "GPUS", "CPU", "T
 _BEATING_AFTER = re.compile(
     r"[^;\d]{0,80}?(?:,\s*|\s+)(?:\w+ly\s+)?(?:outperforming|surpassing|exceeding|beating)\s+"
     r"(?:(?:the|a|an)\s+)?(?:[a-z][\w-]*\s+){0,3}?(?P<object>[^;.,()\s][^;.,()]{0,60}?)"
-    r"(?=\s+(?:by|on|in|across|for|with|while|when|at|under|and\s+(?:achiev|reach|obtain))|\s*[,;.(]|$)"
+    r"(?=\s+(?:by|on|in|across|for|with|using|while|when|at|under|and\s+(?:achiev|reach|obtain))|\s*[,;.(]|$)"
 )
 # "outperforms B, achieving 100%": the systems beaten before a score.
 _BEATING_BEFORE = re.compile(
@@ -213,7 +218,7 @@ def beaten_beside(
 
 
 def number_groups(
-    text: str, found: list[tuple[int, int, float | None, str | None]], gap: re.Pattern = NUMBER_LIST_GAP
+    text: str, found: list[tuple[int, int, float | None, str | None]], gap: re.Pattern = _LISTED_GAP
 ) -> list[range]:
     """The results (indices, in order) listed together: "8.8% and 11.6%", "2.57, 2.33 and 2.1"."""
     groups = []

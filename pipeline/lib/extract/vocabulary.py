@@ -181,6 +181,8 @@ RATE_KINDS = (
 METRIC_FILLERS = (
     *("average", "mean", "overall", "final", "high", "higher", "low", "lower", "best", "improved"),
     *("better", "strong", "state-of-the-art", "same", "similar"),
+    # How much of it is given up: 'while sacrificing little accuracy', 'too much accuracy'.
+    *("little", "marginal", "too much", "much"),
 )
 
 # --- the words of names ---------------------------------------------------------------------------
@@ -199,6 +201,11 @@ MODEL_WORDS_AFTER = (
     *("encoder", "LLM", "VLM"),
 )
 
+# Nouns for trained language models: a name defined as one is a model ('X, a series of MoE LLMs').
+LANGUAGE_MODEL_NOUNS = (
+    *("LLM", "LLMs", "language model", "language models", "VLM", "VLMs", "MLLM", "MLLMs"),
+    *("chat model", "chat models", "chatbot", "foundation model", "foundation models"),
+)
 # Capitalised words that number a part of the paper, not a model: 'Table 2B', 'Figure 3M'.
 DOCUMENT_PARTS = (
     *("Table", "Tables", "Figure", "Figures", "Fig", "Section", "Sections", "Appendix", "Eq"),
@@ -233,6 +240,9 @@ GENERIC_MODIFIERS = (
     *("vanilla", "standard", "original", "classical", "classic", "conventional", "plain", "typical"),
     "popular",
 )
+# Of those, the words that say which variant of a system a number is compared with, kept with its
+# name there as the annotators write it: 'than standard FooNet', 'compared to vanilla BarGAN'.
+VARIANT_WORDS = ("vanilla", "standard", "plain")
 # Words that open a capitalised phrase without being part of the name in it.
 TITLE_OPENERS = ("the", "a", "an", "for", "while", "in", "with", "using", "our", "this", "unlike", "like")
 
@@ -339,7 +349,7 @@ UNMEASURED_QUALITIES = (
 # alone ('similarity') are left to the cues: 'at test time', 'a learning rate'.
 MODIFIED_MEASURE_HEADS = (
     *("accuracy", "precision", "recall", "perplexity", "latency", "throughput", "runtime", "coverage"),
-    "fidelity",
+    *("fidelity", "risk", "regret", "speed"),
 )
 # 'time' is a measure after a word that says what takes it, wherever it is written: 'overall
 # computational time', 'inference time'; not after 'at' or 'during' ('at inference time').
@@ -353,13 +363,23 @@ COMPUTE_TIME_MODIFIERS = (
 # complexity'; not 'computational complexity' or 'model complexity', properties of a method.
 COMPLEXITY_HEADS = ("complexity", "complexities")
 COUNTED_COMPLEXITY_MODIFIERS = ("sample", "query", "communication", "round", "oracle", "iteration", "label")
-CUE_WORDS["measure_head"] = (*MODIFIED_MEASURE_HEADS, *TIME_HEADS, *COMPLEXITY_HEADS)
+# What a resource is used by, wherever written: 'a constant memory footprint', 'energy consumption'.
+RESOURCE_HEADS = ("footprint", "consumption", "usage")
+RESOURCE_MODIFIERS = ("memory", "energy", "power", "gpu", "bandwidth")
+CUE_WORDS["measure_head"] = (*MODIFIED_MEASURE_HEADS, *TIME_HEADS, *COMPLEXITY_HEADS, *RESOURCE_HEADS)
+# Nouns that end a cued measure right after its head, never a measure alone: 'less memory space',
+# 'improves memory efficiency', 'lower memory requirements'.
+SECOND_MEASURE_HEADS = ("savings", "space", "efficiency", "requirements", "requirement")
+# What an agent gains, a measure after a value and "in" ('by 12% in episodic reward'), not a
+# head anywhere else ('reward functions', 'can return').
+GAINED_IN_HEADS = ("reward", "rewards", "return", "returns")
 # Words that say under which conditions a measure is taken: 'clean accuracy', 'test error'.
 MEASURE_SETTINGS = (
     *("test", "testing", "training", "validation", "clean", "adversarial"),
     *("certified", "zero-shot", "few-shot", "one-shot", "worst-group", "downstream", "held-out"),
     *("in-distribution", "out-of-distribution", "in-domain", "out-of-domain", "top-1", "top-5"),
     *("per-class", "end-to-end", "serving", "decoding"),
+    *("empirical", "population", "excess", "expected", "cumulative"),
 )
 # Prepositions the function words leave out, which task words may hold ('against', 'beyond').
 PREPOSITIONS = (
@@ -367,6 +387,29 @@ PREPOSITIONS = (
     *("over", "under", "into", "onto", "about", "after", "before", "during", "between", "through"),
 )
 
+# Verbs of one system beating another: 'surpasses existing models in speed'.
+BEATING_VERBS = (
+    *("outperform", "outperforms", "outperformed", "outperforming", "surpass", "surpasses"),
+    *("surpassed", "surpassing", "exceed", "exceeds", "exceeded", "exceeding", "beat", "beats"),
+    "beating",
+)
+CUE_WORDS["beating"] = BEATING_VERBS
+# Words before 'precision' that make it a number format, not a measure: 'in half precision'.
+NUMBER_FORMATS = ("half", "single", "double", "mixed", "full", "arbitrary", "reduced", "low", "lower")
+# Nouns after a head that make the phrase a setting, not a measure: 'in a deep metric learning setting'.
+SETTING_NOUNS = ("learning", "setting", "settings", "regime", "regimes", "mode", "format", "task", "tasks")
+# Verbs that show qualities of a system: 'we demonstrate the accuracy and robustness of'.
+SHOWING_VERBS = (
+    *("demonstrate", "demonstrates", "demonstrated", "demonstrating", "show", "shows", "showed"),
+    *("shown", "showing", "showcase", "showcases", "showcased", "showcasing", "validate", "validates"),
+    *("validated", "validating", "verify", "verifies", "verified", "verifying", "confirm", "confirms"),
+    *("confirmed", "confirming", "examine", "examines", "examined", "examining"),
+)
+# The qualities such a showing measures (not 'usefulness', 'validity', 'feasibility', 'ability').
+SHOWN_QUALITIES = (
+    *("robustness", "efficiency", "calibration", "generalization", "generalisation", "stability"),
+    *("faithfulness", "diversity", "transferability"),
+)
 # A claim made of a name: 'X achieves state-of-the-art'.
 CLAIM_VERBS = (
     *("achieve", "achieves", "attain", "attains", "set", "sets", "establish", "establishes", "outperform"),
