@@ -422,12 +422,13 @@ def add_measured_in(paper: PaperState) -> None:
     text = paper.text
     if not any(verb in text for verb in _MEASURE_VERBS_SPACED):
         return  # every match of both patterns holds one; most joints found are other verbs' ('proposed by ')
-    if not any(joint in text for joint in _MEASURED_JOINTS):
-        return  # every match holds one of them: a scan of the text for each is cheaper than the pattern's
-    for m in _MEASURED_IN.finditer(text):
-        for item in _MEASURE_ITEM.finditer(m.group(1)):
-            if len(item.group().split()) <= 3:
-                _add_metric_phrase(paper, item.group(), m.start(1) + item.start(), m)
+    # Every match of _MEASURED_IN holds one of its joints: a scan of the text for each is cheaper
+    # than the pattern's. _AS_MEASURED_BY's joints ('using', 'via') are not among them.
+    if any(joint in text for joint in _MEASURED_JOINTS):
+        for m in _MEASURED_IN.finditer(text):
+            for item in _MEASURE_ITEM.finditer(m.group(1)):
+                if len(item.group().split()) <= 3:
+                    _add_metric_phrase(paper, item.group(), m.start(1) + item.start(), m)
     for m in _AS_MEASURED_BY.finditer(text):
         if m.group(1) in ("measured", "quantified") or text.endswith("as ", 0, m.start()):
             _add_measuring_acronym(paper, m.span(2))

@@ -115,6 +115,7 @@ RULES: tuple[Rule, ...] = (
         context.add_measured_in,
         ("Quality is measured by plan success rate.", [("plan success rate", "metric")]),
         ("It keeps fidelity (as assessed by QXRA) intact.", [("QXRA", "metric")]),
+        ("Fidelity is quantified using ZVQS.", [("ZVQS", "metric")]),
     ),
     _rule(
         "cued_measure",
