@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.lib.extract.measures import add_measure_span
+from pipeline.lib.extract.measures import add_measure
 from pipeline.lib.extract.state import PaperState
 from pipeline.lib.extract.vocabulary import (
     FUNCTION_WORDS,
@@ -60,11 +60,11 @@ def add_evaluated_measures(paper: PaperState) -> None:
             position = shown.start() + 1  # a later ' the' inside this one may follow a verb
             continue
         for start, end in _shown_items(text, *shown.span("items")):
-            add_measure_span(paper, (start, end))
+            add_measure(paper, (start, end))
         position = shown.end()
     for called in _CALLED.finditer(text) if "metric" in text else ():
         if not any(word in FUNCTION_WORDS for word in called["phrase"].split()):
-            add_measure_span(paper, called.span("phrase"))
+            add_measure(paper, called.span("phrase"))
 
 
 def _shown_items(text: str, start: int, end: int) -> list[tuple[int, int]]:

@@ -114,12 +114,12 @@ def add_cued_measures(paper: PaperState) -> None:
             if span is None and not listed and kind == "count":
                 span = _counted_at(text, position)
                 if span is not None:
-                    _add_measure(paper, span)
+                    add_measure(paper, span)
                 break
             if span is None and not listed and kind in ("quality", "change"):
                 span = _changed_by(text, position) if kind == "change" else _quality_at(text, position)
                 if span is not None:
-                    _add_measure(paper, span)
+                    add_measure(paper, span)
                 break
             if (
                 span is None
@@ -128,14 +128,14 @@ def add_cued_measures(paper: PaperState) -> None:
             ):
                 span = _quality_at(text, position)  # 'in terms of robustness and accuracy'
                 if span is not None:
-                    _add_measure(paper, span)
+                    add_measure(paper, span)
             if span is None:
                 other = _LISTED_ITEM.match(text, position) if kind == "list" else None
                 if other is None:
                     break
                 span = (position, other.end())
             else:
-                _add_measure(paper, span)
+                add_measure(paper, span)
             gap = LIST_JOIN.match(text, span[1])
             position = _LEAD.match(text, gap.end()).end() if gap else -1
 
@@ -166,7 +166,7 @@ def add_modified_measures(paper: PaperState) -> None:
         if head.entry.name in COMPLEXITY_HEADS:
             word = _PREVIOUS_WORD.search(text, max(0, head.start - 30), head.start)
             if word is not None and word.group()[:-1] in COUNTED_COMPLEXITY_MODIFIERS:
-                _add_measure(paper, (word.start(), head.end))
+                add_measure(paper, (word.start(), head.end))
             continue
         is_time = head.entry.name in _TIME_HEADS
         if (
@@ -195,7 +195,7 @@ def add_modified_measures(paper: PaperState) -> None:
             continue
         if _OPTIMIZED_AFTER.match(text, head.end):
             continue  # 'empirical risk minimization' is a method, 'its minimizer' a point
-        _add_measure(paper, (start, head.end))
+        add_measure(paper, (start, head.end))
 
 
 _TIME_HEADS = frozenset(TIME_HEADS)
@@ -351,12 +351,8 @@ def _continues(text: str, end: int) -> bool:
     return word is not None and word.group() not in FUNCTION_WORDS and word.group() not in _PREPOSITIONS
 
 
-def add_measure_span(paper: PaperState, span: tuple[int, int]) -> None:
-    """Add the text at span as a metric, as the measure rules here do (evaluated.py's use)."""
-    _add_measure(paper, span)
-
-
-def _add_measure(paper: PaperState, span: tuple[int, int]) -> None:
+def add_measure(paper: PaperState, span: tuple[int, int]) -> None:
+    """The text at span as a metric, as every measure rule adds one (evaluated.py's too)."""
     start, end = span
     inside = [(s, e) for s, e in paper.covered if s < end and start < e]
     if inside:
@@ -449,7 +445,7 @@ def add_valued_measures(paper: PaperState) -> None:
         if span in paper.covered:
             _retype_as_measure(paper, span)
         else:
-            _add_measure(paper, span)
+            add_measure(paper, span)
 
 
 def _measure_in(text: str, position: int) -> tuple[int, int] | None:
@@ -534,7 +530,7 @@ def add_beaten_in_measures(paper: PaperState) -> None:
             span = _measure_at(text, position) or _head_alone(text, position)
             if span is None or not _beaten_in(text, span):
                 break
-            _add_measure(paper, span)
+            add_measure(paper, span)
             gap = LIST_JOIN.match(text, span[1])
             if gap is None:
                 break

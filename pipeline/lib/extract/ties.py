@@ -14,10 +14,7 @@ from typing import NamedTuple, TypeVar
 # "a BLEU of 32.8 and 15.1", "MAE/RMSE of 2.43 / 4.73": the next score of a list.
 NUMBER_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+|or\s+|/\s*|vs\.?\s+|versus\s+)", re.IGNORECASE)
 # ... past what each was measured with, no value of its own: "by 52× (ConvNet-4) and 16× (ResNet-18)".
-_LISTED_GAP = re.compile(
-    r"(?:\s*\([^()%×;]{1,30}\))?\s*(?:,\s*(?:and\s+)?|and\s+|or\s+|/\s*|vs\.?\s+|versus\s+)",
-    re.IGNORECASE,
-)
+_LISTED_GAP = re.compile(r"(?:\s*\([^()%×;]{1,30}\))?" + NUMBER_LIST_GAP.pattern, re.IGNORECASE)
 # ... of one measure: not "5x or 3.5x improvement in accuracy", alternatives that may be two.
 SAME_MEASURE_GAP = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+|/\s*|vs\.?\s+|versus\s+)", re.IGNORECASE)
 # Between a number and the dataset it is measured on: a few words of its metric, then a preposition.
