@@ -35,6 +35,8 @@ SETS = {
     "results-h": (60, "results"),
     "dev-i": (60, "full"),
     "dev-j": (60, "full"),
+    "dev-k": (60, "full"),
+    "results-l": (60, "results"),
 }
 RECENT = {
     ("ICML", 2024),
