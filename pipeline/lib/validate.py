@@ -219,8 +219,9 @@ def validate_table(
     `passed_rows` (for a Parquet file) holds the row hashes of an earlier validation of the same
     suite (`suite_key`) in which every expectation passed: rows with those hashes passed every
     row-level expectation then, and being the same values they pass them now, so GX checks only
-    the other rows. Uniqueness, the foreign keys and the ranges polars checks still see every row,
-    and the null counts are counted over every row.
+    the other rows. Uniqueness is checked on those rows and the passed rows that share a key with
+    one of them (`_HashedChunks.key_rows`); the foreign keys and the ranges polars checks still see
+    every row, and the null counts are counted over every row.
     """
     rules = _rules(table)
     expectations = [rule for rule in rules if isinstance(rule, gxe.Expectation)]
@@ -269,13 +270,16 @@ def validate_table(
         if n_rows > chunk_rows:  # a table of many chunks; a small one is not worth a collection
             gc.collect()
 
-    if whole_table:
-        keys = list(dict.fromkeys(c for e in whole_table for c in _expectation_columns(e) if c in columns))
-        suite = gx.ExpectationSuite(name=f"{table.name}_keys", expectations=whole_table)
-        record(_run_suite(suite, table.name, _pandas_frame(columns, keys)))
     suite = gx.ExpectationSuite(name=f"{table.name}_rows", expectations=per_chunk)
     for chunk in chunks:
         record(_run_suite(suite, table.name, _pandas_frame(chunk, list(chunk))))
+    if whole_table:
+        # After the chunks, which hash every row: the hashes say which rows uniqueness must see.
+        key_sets = [[c for c in _expectation_columns(e) if c in columns] for e in whole_table]
+        keys = list(dict.fromkeys(c for key in key_sets for c in key))
+        key_columns = hashed.key_rows(columns, key_sets) if hashed is not None and hashed.reused else columns
+        suite = gx.ExpectationSuite(name=f"{table.name}_keys", expectations=whole_table)
+        record(_run_suite(suite, table.name, _pandas_frame(key_columns, keys)))
     outcomes = [
         _merged_outcome(by_expectation[_config_key(rule.expectation_type, rule.configuration.kwargs)], n_rows)
         if isinstance(rule, gxe.Expectation)
@@ -283,10 +287,10 @@ def validate_table(
         for rule in rules
     ]
     if hashed is not None and hashed.reused:
-        # Only the expectations GX ran on chunks skipped rows; the others saw every row.
+        # GX skipped rows in every expectation it ran; polars saw every row.
         outcomes = [
             hashed.with_all_rows_missing_count(outcome, n_rows)
-            if isinstance(rule, gxe.Expectation) and not isinstance(rule, _WHOLE_TABLE_EXPECTATIONS)
+            if isinstance(rule, gxe.Expectation)
             else outcome
             for rule, outcome in zip(rules, outcomes, strict=True)
         ]
@@ -443,6 +447,30 @@ class _HashedChunks:
 
     def hashes(self) -> pl.Series:
         return pl.concat(self._hashes) if self._hashes else pl.Series(dtype=pl.UInt64)
+
+    def key_rows(
+        self, columns: Mapping[str, _FrameColumn], key_sets: list[list[str]]
+    ) -> dict[str, pl.Series]:
+        """The key columns of the rows uniqueness must see, once the file has been read: the rows
+        not known to pass, and the passed rows that share one of their keys. Passed rows are rows of
+        a table whose keys were unique, so two of them share a key only when they are one row twice,
+        and then both count as new: every repeated key is among these rows with all its rows, and
+        GX counts the same unexpected rows as on the whole table."""
+        key_sets = [key for key in key_sets if key]
+        names = list(dict.fromkeys(c for key in key_sets for c in key))
+        if not names:
+            return {}
+        frame = pl.DataFrame([_polars_column(columns, name) for name in names]).with_row_index("row")
+        hashes = self.hashes()
+        is_new = ~hashes.is_in(self.passed) | hashes.is_duplicated()
+        new, passed = frame.filter(is_new), frame.filter(~is_new)
+        sharing = [
+            passed.join(new.select(key).unique(), on=key, how="semi", nulls_equal=True).get_column("row")
+            for key in key_sets
+        ]
+        rows = pl.concat([new.get_column("row"), *sharing]).unique().sort()
+        kept = frame.filter(pl.col("row").is_in(rows.implode()))
+        return {name: kept.get_column(name) for name in names}
 
     def with_all_rows_missing_count(self, outcome: ExpectationOutcome, n_rows: int) -> ExpectationOutcome:
         """A row-level outcome counts the nulls of the rows GX saw; give it those of every row."""

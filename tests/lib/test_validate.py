@@ -1,4 +1,5 @@
 import json
+from collections.abc import Callable
 from dataclasses import asdict, replace
 
 import great_expectations.expectations as gxe
@@ -478,6 +479,61 @@ def test_rows_that_passed_before_are_not_given_to_gx_again(tables, tmp_path):
     )
     assert in_set.details["unexpected_percent"] == pytest.approx(100 / 14)
     assert "12 rows unchanged since a passed validation" in again.summary_line()
+
+
+def _revalidated(tables, tmp_path, rows_after: Callable[[pl.DataFrame], pl.DataFrame]):
+    """Validate twelve documents that pass, keep their row hashes, change the table, and validate it
+    again with the hashes and without them."""
+    documents = pl.concat([tables["documents"]] * 4).with_columns(
+        document_id=pl.format("d{}", pl.int_range(pl.len()))
+    )
+    path, kept = tmp_path / "documents.parquet", tmp_path / "documents.passed.parquet"
+    documents.write_parquet(path)
+    first = validate_table(TABLES["documents"], path, tables, chunk_rows=4)
+    assert first.success
+    save_passed_rows(kept, TABLES["documents"], first.row_hashes)
+    rows_after(documents).write_parquet(path)
+    passed = load_passed_rows(kept, TABLES["documents"])
+    again = validate_table(TABLES["documents"], path, tables, chunk_rows=4, passed_rows=passed)
+    return again, validate_table(TABLES["documents"], path, tables, chunk_rows=4)
+
+
+def _key_run_rows(validation) -> int:
+    """How many rows GX's uniqueness run saw (the last suite run: the key columns)."""
+    key_run = validation.gx_result["suite_runs"][-1]
+    return key_run["results"][0]["result"]["element_count"]
+
+
+def test_uniqueness_sees_new_rows_and_the_passed_rows_sharing_their_keys(tables, tmp_path):
+    def add_two(documents):
+        # One new row takes the id of a row that passed; the other is new throughout.
+        new_rows = documents.slice(0, 2).with_columns(document_id=pl.Series(["d5", "n2"]), ordinal=pl.lit(9))
+        return pl.concat([documents, new_rows])
+
+    again, fresh = _revalidated(tables, tmp_path, add_two)
+    assert _key_run_rows(again) == 3  # the two new rows and d5
+    assert _counts(again) == _counts(fresh)
+    unique = outcome(again, "expect_column_values_to_be_unique", "document_id")
+    assert not unique.success and unique.unexpected_count == 2
+    assert unique.unexpected_examples == ["d5"]
+    assert unique.details["unexpected_percent"] == pytest.approx(100 * 2 / 14)
+
+
+def test_a_passed_row_written_twice_is_a_repeated_key(tables, tmp_path):
+    again, fresh = _revalidated(
+        tables, tmp_path, lambda documents: pl.concat([documents, documents.slice(3, 1)])
+    )
+    assert again.reused_rows == 13  # each row passes the row-level expectations as before
+    assert _key_run_rows(again) == 2  # but uniqueness sees the row written twice, both times
+    assert _counts(again) == _counts(fresh)
+    assert [o.label() for o in again.failures()] == ["document_id unique"]
+
+
+def test_unchanged_keys_give_uniqueness_no_rows_to_see(tables, tmp_path):
+    again, fresh = _revalidated(tables, tmp_path, lambda documents: documents.reverse())
+    assert again.success and again.reused_rows == 12
+    assert _key_run_rows(again) == 0
+    assert _counts(again) == _counts(fresh)
 
 
 def test_passed_rows_of_another_suite_are_not_used(tables, tmp_path):
