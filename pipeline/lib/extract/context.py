@@ -453,7 +453,7 @@ def add_parenthesis_lists(paper: PaperState) -> None:
         for m in _PARENTHESIS_LIST.finditer(text):
             word = _LAST_WORD.search(text, max(0, m.start() - 14), m.start())
             if word is not None and word.group() in _PARENTHESIS_KINDS:
-                _type_list(paper, word.group(), m.end())
+                type_list(paper, word.group(), m.end())
 
 
 def add_evaluation_lists(paper: PaperState) -> None:
@@ -471,13 +471,13 @@ def _add_examples(paper: PaperState, hit: Hit) -> None:
     kind = _KIND_BEFORE.search(text, max(0, hit.start - 40), hit.start)
     skip = _AFTER_EXAMPLE_CUE.match(text, hit.end)
     if kind is not None and skip is not None:
-        _type_list(paper, kind.group(1), skip.end())
+        type_list(paper, kind.group(1), skip.end())
 
 
 _OWNER_BEFORE_NAME = re.compile(r"[A-Z][\w-]*['’]s ")
 
 
-def _type_list(paper: PaperState, kind_noun: str, position: int) -> None:
+def type_list(paper: PaperState, kind_noun: str, position: int) -> None:
     """The names listed from position are things of the kind the kind noun says."""
     text = paper.text
     entity_type = _KIND_TYPES[kind_noun]

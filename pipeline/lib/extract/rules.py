@@ -14,12 +14,14 @@ from pipeline.lib.extract import (
     context,
     evaluated,
     introduced,
+    listed,
     measures,
     models,
     naming,
     roles,
     tasks,
 )
+from pipeline.lib.extract.listed import DATASETS_AFTER_LIST
 from pipeline.lib.extract.rule import Rule
 from pipeline.lib.extract.rule import make_rule as _rule
 
@@ -245,6 +247,22 @@ RULES: tuple[Rule, ...] = (
         ("results", "experiments", "evaluated", "on"),
         context.add_evaluation_lists,
         ("We report results on ImageNet and Quokka.", [("Quokka", "dataset")]),
+    ),
+    _rule(
+        "names_before_datasets",
+        "context",
+        DATASETS_AFTER_LIST,
+        listed.add_names_before_datasets,
+        ("We test on the Zorbo, Blim and Quxa benchmarks.", [("Zorbo", "dataset"), ("Blim", "dataset")]),
+        ("We test on English and Finnish benchmarks.", [], ("English",)),
+        ("We test on the Sequential and Permuted Zorb datasets.", [], ("Sequential",)),
+    ),
+    _rule(
+        "colon_list",
+        "context",
+        ("LIST_KIND_NOUNS",),
+        listed.add_colon_lists,
+        ("We use two graph benchmarks: Zorbo and Quxa.", [("Zorbo", "dataset"), ("Quxa", "dataset")]),
     ),
     _rule(
         "proposal_clause",
