@@ -89,7 +89,7 @@ def add_cued_measures(paper: PaperState) -> None:
     ]
     cue_ends = [cue.end + 1 for cue in cues]
     # After 'in terms of' every item of the list is what is evaluated, so a list goes on past an
-    # item that is no measure ('in terms of both mesh quality and runtime').
+    # item that is no measure ('in terms of both mesh topology and runtime').
     # What each cue says of the phrase after it, in one pass over the cues: an evaluation list,
     # a quality, a count compared by a factor, a change by a value.
     kinds: dict[int, str] = {}
@@ -146,7 +146,7 @@ _MEASURE_PHRASES = frozenset(MEASURE_PHRASES)
 _STATED_BEFORE = re.compile(
     r"\b(?:bounds?|characteri[sz]ed|expressed|depend\w*|scales?|rates?)\b[^.;]{0,40}$"
 )
-# An item of a list that is no measure, up to the join to the next one: 'mesh quality'.
+# An item of a list that is no measure, up to the join to the next one: 'mesh topology'.
 _LISTED_ITEM = re.compile(r"(?:[\w-]+ ){0,3}?[\w-]+(?=,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)")
 _MEASURE_SETTINGS = frozenset(MEASURE_SETTINGS)
 _METRIC_FILLERS = frozenset(METRIC_FILLERS)
@@ -279,8 +279,10 @@ _QUALITY = re.compile(
     r"((?:[a-z][a-z-]+ |[A-Z]{2,}s? )?([a-z][a-z-]{3,}(?:ity|ness)|generali[sz]ation))"
     r"(?= and | than | across | of | on | in | to |[,.;:)]| compared)"
 )
-_UNMEASURED_QUALITIES = frozenset(UNMEASURED_QUALITIES)
-_UNNAMED_ALONE_QUALITIES = frozenset(("ability", "capability"))
+# Qualities that name a measure only with a word that says of what: 'better reasoning ability',
+# 'higher sample quality', not 'better ability' or 'higher quality'.
+_UNNAMED_ALONE_QUALITIES = frozenset(("ability", "capability", "quality"))
+_UNMEASURED_QUALITIES = frozenset(UNMEASURED_QUALITIES) - _UNNAMED_ALONE_QUALITIES
 # A count compared by a factor: '3× fewer parameters', '10x more tokens'.
 _COMPARED_COUNTS = frozenset(("fewer", "more", "less"))
 _FACTOR_BEFORE = re.compile(rf"(?<![\w.])\$?\d+(?:\.\d+)?\s?(?:{_TIMES}|times)\s$")
@@ -298,8 +300,10 @@ def _quality_at(text: str, position: int) -> tuple[int, int] | None:
         return None  # 'better ability', but 'better reasoning ability'
 
     modifier = quality.group(1)[: quality.start(2) - quality.start(1)].strip()
-    if modifier and (not _may_be_in_measure(modifier) or modifier in _PREPOSITIONS):
-        return None
+    if modifier and (
+        not (_may_be_in_measure(modifier) or modifier in _NOUN_STOPS) or modifier in _PREPOSITIONS
+    ):
+        return None  # not 'better the quality'; 'higher sample quality' is a measure
     return quality.span(1)
 
 

@@ -138,7 +138,7 @@ RULES: tuple[Rule, ...] = (
         ("It reduces the cost of labels.", [], ("cost",)),
         ("It lowers the communication costs of training.", [("communication costs", "metric")]),
         ("We see a trade-off between recall and serving latency.", [("serving latency", "metric")]),
-        ("It wins in terms of mesh quality and serving latency.", [("serving latency", "metric")]),
+        ("It wins in terms of mesh topology and serving latency.", [("serving latency", "metric")]),
         (
             "It wins in terms of robustness and diversity.",
             [("robustness", "metric"), ("diversity", "metric")],
@@ -149,6 +149,7 @@ RULES: tuple[Rule, ...] = (
         ("It shows better reasoning ability than before.", [("reasoning ability", "metric")]),
         ("It shows better generalization than before.", [("generalization", "metric")]),
         ("It gives better ability and lower complexity.", [], ("ability", "complexity")),
+        ("It gives higher quality and better sample quality.", [("sample quality", "metric")], ("quality",)),
         ("We prove a lower bound on the decoding error rate.", [("decoding error rate", "metric")]),
         ("It is faster without sacrificing throughput.", [("throughput", "metric")]),
         (
