@@ -21,6 +21,7 @@ from pipeline.lib.extract.shapes import LIST_JOIN
 from pipeline.lib.extract.state import PaperState
 from pipeline.lib.extract.tasks import task_phrase_start
 from pipeline.lib.extract.vocabulary import (
+    BOUND_RATE_WORDS,
     CHANGE_VERB_STEMS,
     CLAIM_VERBS,
     COMPLEXITY_HEADS,
@@ -355,9 +356,21 @@ def _continues(text: str, end: int) -> bool:
     return word is not None and word.group() not in FUNCTION_WORDS and word.group() not in _PREPOSITIONS
 
 
+_BOUND_RATE = re.compile(rf"(?:{alternation(BOUND_RATE_WORDS)}) ")
+
+
+def _names_alone(text: str, start: int, end: int) -> bool:
+    """Whether the phrase [start, end) names a measure by itself: several words or a head that
+    needs none before it ('regret', not 'cost')."""
+    return " " in text[start:end] or text[start:end] not in _NEEDS_MODIFIER
+
+
 def add_measure(paper: PaperState, span: tuple[int, int]) -> None:
-    """The text at span as a metric, as every measure rule adds one (evaluated.py's too)."""
+    """The text at span as a metric, as every measure rule adds one (evaluated.py's too), without
+    the words that say how a bound grows ('bounded regret' is regret)."""
     start, end = span
+    while (rate := _BOUND_RATE.match(paper.text, start, end)) and _names_alone(paper.text, rate.end(), end):
+        start = rate.end()
     inside = [(s, e) for s, e in paper.covered if s < end and start < e]
     if inside:
         holders = [e for e in paper.entities.values() if e.spans & set(inside)]
@@ -367,7 +380,7 @@ def add_measure(paper: PaperState, span: tuple[int, int]) -> None:
             return
         if not paper.make_room(start, end):
             return
-    paper.add(paper.text[start:end], "metric", span)
+    paper.add(paper.text[start:end], "metric", (start, end))
 
 
 # --- measures tied to a value ---------------------------------------------------------------------

@@ -185,6 +185,13 @@ METRIC_FILLERS = (
     *("little", "marginal", "too much", "much"),
 )
 
+# Words that say how a bound grows or how good it is, not what it bounds: 'achieves bounded
+# regret', 'a sublinear bilevel local regret', 'in terms of theoretical regret bounds'.
+BOUND_RATE_WORDS = (
+    *("bounded", "sublinear", "sub-linear", "linear", "logarithmic", "polylogarithmic", "polynomial"),
+    *("constant", "optimal", "near-optimal", "tight", "theoretical", "dependent", "independent"),
+)
+
 # --- the words of names ---------------------------------------------------------------------------
 
 # Words that make a versioned name beside them a released model: 'the embedding model ABC-M3',
