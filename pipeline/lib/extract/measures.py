@@ -24,6 +24,7 @@ from pipeline.lib.extract.vocabulary import (
     BOUND_RATE_WORDS,
     CHANGE_VERB_STEMS,
     CLAIM_VERBS,
+    COMPARING_ADJECTIVES,
     COMPLEXITY_HEADS,
     COMPUTE_TIME_MODIFIERS,
     COUNTED_COMPLEXITY_MODIFIERS,
@@ -526,9 +527,17 @@ def _may_be_valued(word: str) -> bool:
 
 
 # --- what a system is beaten in -------------------------------------------------------------------
-# A verb of beating (BEATING_VERBS, cue words of the automaton's pass), its object, then "in" and
-# what it is beaten in: 'surpasses existing models in speed', 'outperforms A and B in accuracy'.
+# A verb of beating or an adjective that compares (BEATING_VERBS, COMPARING_ADJECTIVES: cue words
+# of the automaton's pass), its object, then "in" and what it is beaten in: 'surpasses existing
+# models in speed', 'outperforms A and B in accuracy', 'superior in numerical accuracy'.
 _BEATEN_IN = re.compile(r"\s+(?:[^\s,;.()]+\s+){0,6}?in\s+(?!terms\b)(?:(?:the|their|its)\s+)?")
+# After an adjective, "in" comes right after it or after what it compares with ('competitive with
+# A in speed'), not in a clause of its own ('comparable to the work that runs in exponential time').
+_COMPARED_IN = re.compile(
+    r"\s+(?:(?:to|with)\s+(?:(?!(?:that|which|who|and|but)\b)[^\s,;.()]+\s+){1,4}?)?"
+    r"in\s+(?!terms\b)(?:(?:the|their|its)\s+)?"
+)
+_COMPARING_ADJECTIVES = frozenset(COMPARING_ADJECTIVES)
 
 
 def add_beaten_in_measures(paper: PaperState) -> None:
@@ -539,7 +548,8 @@ def add_beaten_in_measures(paper: PaperState) -> None:
     for verb in paper.cue_hits:
         if verb.entry.kind != "cue:beating" or not text[verb.start].islower():
             continue
-        beaten = _BEATEN_IN.match(text, verb.end)
+        joint = _COMPARED_IN if verb.entry.name in _COMPARING_ADJECTIVES else _BEATEN_IN
+        beaten = joint.match(text, verb.end)
         if beaten is None:
             continue
         position = _LEAD.match(text, beaten.end()).end()

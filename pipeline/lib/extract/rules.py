@@ -211,7 +211,10 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "beaten_in_measure",
         "context",
-        ("BEATING_VERBS", "METRIC_HEADS", "MEASURE_HEADS", "SETTING_NOUNS", "NUMBER_FORMATS"),
+        (
+            *("BEATING_VERBS", "COMPARING_ADJECTIVES", "METRIC_HEADS", "MEASURE_HEADS"),
+            *("SETTING_NOUNS", "NUMBER_FORMATS"),
+        ),
         measures.add_beaten_in_measures,
         ("It surpasses existing models in speed.", [("speed", "metric")]),
         (
@@ -220,6 +223,8 @@ RULES: tuple[Rule, ...] = (
         ),
         ("It outperforms them in most settings.", [], ("settings",)),
         ("It outperforms FooNet even in half precision.", [], ("half precision",)),
+        ("It is superior in numerical accuracy, and in practice.", [("numerical accuracy", "metric")]),
+        ("It is comparable to work that runs in polynomial time.", [], ("polynomial time",)),
     ),
     _rule(
         "evaluated_measure",

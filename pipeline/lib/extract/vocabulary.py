@@ -400,7 +400,10 @@ BEATING_VERBS = (
     *("surpassed", "surpassing", "exceed", "exceeds", "exceeded", "exceeding", "beat", "beats"),
     "beating",
 )
-CUE_WORDS["beating"] = BEATING_VERBS
+# Adjectives that compare systems the same way: 'superior in numerical accuracy', 'competitive
+# with A in speed'.
+COMPARING_ADJECTIVES = ("superior", "inferior", "comparable", "competitive")
+CUE_WORDS["beating"] = (*BEATING_VERBS, *COMPARING_ADJECTIVES)
 # Words before 'precision' that make it a number format, not a measure: 'in half precision'.
 NUMBER_FORMATS = ("half", "single", "double", "mixed", "full", "arbitrary", "reduced", "low", "lower")
 # Nouns after a head that make the phrase a setting, not a measure: 'in a deep metric learning setting'.
