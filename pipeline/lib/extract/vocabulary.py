@@ -185,11 +185,14 @@ METRIC_FILLERS = (
     *("little", "marginal", "too much", "much"),
 )
 
-# Words that say how a bound grows or how good it is, not what it bounds: 'achieves bounded
-# regret', 'a sublinear bilevel local regret', 'in terms of theoretical regret bounds'.
+# Words that say how a bound grows or how good or how much it is, not what it bounds: 'achieves
+# bounded regret', 'a sublinear bilevel local regret', 'in terms of theoretical regret bounds',
+# 'achieve zero training error'.
 BOUND_RATE_WORDS = (
-    *("bounded", "sublinear", "sub-linear", "linear", "logarithmic", "polylogarithmic", "polynomial"),
-    *("constant", "optimal", "near-optimal", "tight", "theoretical", "dependent", "independent"),
+    *("bounded", "sublinear", "sub-linear", "linear", "near-linear", "logarithmic", "polylogarithmic"),
+    *("poly-logarithmic", "polynomial", "constant", "optimal", "near-optimal", "order-optimal"),
+    *("minimax-optimal", "near", "tight", "provable", "theoretical", "dependent", "independent"),
+    *("zero", "near-zero", "perfect", "near-perfect", "significant", "certain", "given", "desired"),
 )
 
 # --- the words of names ---------------------------------------------------------------------------
