@@ -75,6 +75,8 @@ MEASURE_RULES: tuple[Rule, ...] = (
             [("robustness", "metric"), ("diversity", "metric")],
         ),
         ("Caching reduces decoding stalls by 30%.", [("decoding stalls", "metric")]),
+        ("It improves hit quality from 0.61 to 0.72.", [("hit quality", "metric")]),
+        ("It increases the depth from 2 to 8.", [], ("depth",)),
         ("The student needs 3× fewer parameters.", [("parameters", "metric")]),
         ("Its masks show better transferability than before.", [("transferability", "metric")]),
         ("It shows better reasoning ability than before.", [("reasoning ability", "metric")]),

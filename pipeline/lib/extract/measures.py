@@ -250,20 +250,27 @@ def _measure_at(text: str, position: int) -> tuple[int, int] | None:
 
 
 _SECOND_HEADS = frozenset(SECOND_MEASURE_HEADS)
-# What a cue verb changes by a value: 'by 30%', 'by up to 4 points', 'by 2.1 BLEU'.
+# What a cue verb changes by a value: 'by 30%', 'by up to 4 points', 'by 2.1 BLEU'; or from one
+# measured value to another: 'from 1.28× to 2.35×', 'from 48% to', not a count ('from 2 to 8').
 _BY_VALUE = re.compile(
     r" by (?:up to |over |about |around |nearly |almost |more than |an average of )?[+-]?\d"
+    r"| from (?:about |around |approximately )?\$?(?:\d*\.\d+|\d+)\$?\s?(?:\\?%|×|x\b|\$?\\times)"
+    r"| from (?:about |around |approximately )?\$?\d*\.\d+\$? to\b"
 )
 _UNMEASURED = frozenset(UNMEASURED_WORDS) | METHOD_HEADS | DATASET_HEADS
+# Words that end the phrase a verb changes: a preposition, or a verb of its own ('the decrease in
+# performance can range from 19% to 47%').
+_NOT_IN_CHANGED = frozenset(PREPOSITIONS) | frozenset(("can", "may", "could", "might", "will", "would"))
 
 
 def _changed_by(text: str, position: int) -> tuple[int, int] | None:
-    """'reduces latency by 30%', 'improves robustness by 4 points': the lower-case phrase a cue
-    verb changes by a value is a measure, whatever its head, unless it names a task."""
+    """'reduces latency by 30%', 'improves robustness by 4 points', 'boosts its mitigation potential
+    from 1.28× to 2.35×': the lower-case phrase a cue verb changes by a value, or from one value to
+    another, is a measure, whatever its head, unless it names a task."""
     start = position
     for _ in range(MAX_MEASURE_WORDS - 1):
         word = _WORD.match(text, position)
-        if word is None or not _may_be_in_measure(word.group()) or word.group() in _PREPOSITIONS:
+        if word is None or not _may_be_in_measure(word.group()) or word.group() in _NOT_IN_CHANGED:
             return None
         if _BY_VALUE.match(text, word.end()):
             # A task is what is improved, not what is measured: 'improves image retrieval by 3%'.
