@@ -294,7 +294,7 @@ def add_named_heads(paper: PaperState) -> None:
 # parser for German', 'translated from English to Japanese'.
 # A capitalised word, \b[A-Z][a-z]+\b: opening with the capital (its \b as a look back) lets re
 # jump from capital to capital instead of trying every position, in half the time over a text.
-_PLAIN_WORD = re.compile(r"[A-Z](?<!\w[A-Z])[a-z]+\b")
+_PLAIN_WORD = re.compile(r"[A-Z](?<!\w[A-Z])(?<!non-[A-Z])[a-z]+\b")  # not 'non-English corpora'
 
 
 _LANGUAGE_PAIR = re.compile(r"[-–/]|-to-")
@@ -313,15 +313,15 @@ _BARE_LANGUAGE_AFTER = re.compile(
 
 def _language_data_end(text: str, end: int) -> int | None:
     """Where the data noun after a language ends ('Japanese text', 'French broadcast news
-    transcriptions'), if one follows within four lower-case words and before a function word."""
+    transcriptions'), within four lower-case words, before a function word or a model noun."""
     words = _LOWER_WORDS_AFTER.match(text, end)
     data_end, position = None, end
     for word in words.group().split(" ")[1:] if words else ():
         position += 1 + len(word)
         if word in FUNCTION_WORDS:
             break
-        if word in LANGUAGE_DATA_HEADS:
-            data_end = position
+        if word in LANGUAGE_DATA_HEADS or word in ("model", "models"):  # 'Japanese language models'
+            data_end = position if word in LANGUAGE_DATA_HEADS else None
     return data_end
 
 

@@ -232,6 +232,7 @@ RULES: tuple[Rule, ...] = (
         ("LANGUAGE_DATA_HEADS",),
         context.add_languages,
         ("We translate from German to Finnish.", [("German", "dataset")]),
+        ("We tune Finnish language models on non-Czech corpora.", [], ("Finnish language", "Czech corpora")),
     ),
     _rule(
         "enumerated_contribution",
