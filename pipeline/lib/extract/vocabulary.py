@@ -179,7 +179,8 @@ RATE_KINDS = (
 )
 # Words before a metric that are not part of its name: 'the average accuracy'.
 METRIC_FILLERS = (
-    *("average", "mean", "overall", "final", "high", "higher", "low", "lower", "best", "improved"),
+    *("average", "mean", "overall", "final", "high", "higher", "highest", "low", "lower", "lowest"),
+    *("best", "improved"),
     *("better", "strong", "state-of-the-art", "same", "similar"),
     # How much of it is given up: 'while sacrificing little accuracy', 'too much accuracy'.
     *("little", "marginal", "too much", "much"),
@@ -193,6 +194,7 @@ BOUND_RATE_WORDS = (
     *("poly-logarithmic", "polynomial", "constant", "optimal", "near-optimal", "order-optimal"),
     *("minimax-optimal", "near", "tight", "provable", "theoretical", "dependent", "independent"),
     *("zero", "near-zero", "perfect", "near-perfect", "significant", "certain", "given", "desired"),
+    *("small", "smaller", "known"),
 )
 
 # --- the words of names ---------------------------------------------------------------------------
