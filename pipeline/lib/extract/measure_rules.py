@@ -112,6 +112,7 @@ MEASURE_RULES: tuple[Rule, ...] = (
             ("against image classification accuracy",),
         ),
         ("The gain shows in the total computation time.", [("computation time", "metric")]),
+        ("It holds at all training times.", [], ("training times",)),
         ("Training runs with a constant memory footprint.", [("memory footprint", "metric")]),
         (
             "The expected risk falls slower than the test risk minimizer's.",

@@ -205,9 +205,9 @@ _RESOURCE_HEADS = frozenset(RESOURCE_HEADS)
 _RESOURCE_MODIFIERS = frozenset(RESOURCE_MODIFIERS)
 _OPTIMIZED_AFTER = re.compile(r" (?:minimi[sz]|maximi[sz])")
 _COMPUTE_TIME_MODIFIERS = frozenset(COMPUTE_TIME_MODIFIERS)
-# 'at inference time', 'at training and inference time': when something happens, not how long
-# it takes.
-_SETTING_BEFORE = re.compile(r"\b(?:[Aa]t|[Dd]uring|[Ii]n)(?: the)?(?: [\w-]+(?:,| and| or| and/or))* $")
+# 'at inference time', 'at training and inference time', 'at all training times': when something
+# happens, not how long it takes.
+_SETTING_BEFORE = re.compile(r"\b(?:[Aa]t|[Dd]uring|[Ii]n)(?: the| all)?(?: [\w-]+(?:,| and| or| and/or))* $")
 
 
 def _measure_phrase_start(text: str, start: int, head_start: int) -> int:
