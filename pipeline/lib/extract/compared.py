@@ -62,7 +62,8 @@ _UNNAMED_BEFORE = re.compile(
 )
 # The kind may follow a word or two that say what the systems do: "prior LLM inference systems".
 _KIND_AFTER = re.compile(
-    r"\s+(?:(?!(?:and|or|with|by|on|in)\b)[a-z][\w-]*\s+){0,2}(?:methods|approaches|baselines|techniques|algorithms|models|frameworks|systems|variants|works)\b"
+    r"\s+(?:(?!(?:and|or|with|by|on|in)\b)[a-z][\w-]*\s+){0,2}"
+    r"(?:methods|approaches|baselines|techniques|algorithms|models|frameworks|systems|variants|works)\b"
     r"(?P<examples>,?\s+(?:such\s+as|including|like)\b)?"
 )
 # Nothing but systems: "improves A and B by 3%" (not "improves the ImageNet accuracy by 3%").
