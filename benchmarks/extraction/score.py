@@ -43,7 +43,8 @@ DEFAULT_CORPUS = Path("/work/shared/corpus/abstracts.jsonl.gz")
 TYPES = ("method", "model", "dataset", "metric")
 ALL_TYPES = (*TYPES, "task")
 ATTRIBUTES = ("metric", "dataset", "compared_to")
-# The sets only ever scored, never read for errors (sets/README.md).
+# The sets only ever scored, never read for errors (sets/README.md). Every other set but the seeds
+# is development: dev-a, dev-b, dev-i, dev-j, dev-k, results-e, results-f, results-l.
 HELD_OUT = frozenset({"held-c", "held-d", "results-g", "results-h"})
 
 

@@ -25,7 +25,7 @@ def metrics(text: str) -> set[str]:
         ("We find a 40% reduction in memory footprint.", {"memory footprint"}),
         ("It offers a trade-off between accuracy and throughput.", {"accuracy", "throughput"}),
         ("It serves 4× more request rates than before.", {"request rates"}),
-        ("It is better in terms of both mesh quality and runtime.", {"runtime"}),
+        ("It is better in terms of both mesh topology and runtime.", {"runtime"}),
     ],
 )
 def test_cued_measures(text, expected):

@@ -406,6 +406,9 @@ def test_systems_before_by_are_the_object_beaten_or_what_the_measure_is_of(text,
         ("Ours outperforms all pre-existing FooNet methods by 4%.", None),
         ("Ours outperforms prior FooNet baselines by 4%.", None),
         ("Ours outperforms BarNet and all prior FooNet methods by 4%.", "BarNet"),
+        ("Ours outperforms all prior FooNet serving systems by 4%.", None),
+        ("Ours serves 2× more requests than the state-of-the-art FooNet serving systems.", None),
+        ("Ours serves 2× more requests than the state-of-the-art FooNet.", "FooNet"),
         ("Ours outperforms FooNet methods such as BarNet by 4%.", "BarNet"),
         ("Ours outperforms the SOTA BarNet using FooNet by 4.0% mIoU.", "BarNet"),
         ("Ours reaches 80%, outperforming BarNet using FooNet by 4.0%.", "BarNet"),
@@ -583,3 +586,24 @@ def test_a_beaten_system_own_value_in_parentheses_is_compared_with_it():
 def test_a_hyphenated_modifier_before_the_compared_system(text, compared):
     name = "FooDM-4" if "FooDM" in text else "Foo-Bar"
     assert results(text, [mention(text, name, "method")])[0].compared_to == compared
+
+
+@pytest.mark.parametrize(
+    ("text", "metrics"),
+    [
+        ("It reaches an accuracy of 81.2%, outperforming FooNet by 4.5%.", ["accuracy", "accuracy"]),
+        ("It reaches 81.2% accuracy on Quokka, which is 4.5% higher than FooNet.", ["accuracy", "accuracy"]),
+        ("It gives a 3× speedup, outperforming FooNet by 5%.", ["speedup", None]),
+        ("It reaches an accuracy of 81.2%. It outperforms FooNet by 4.5%.", ["accuracy", None]),
+        ("It reaches 81.2% accuracy with FooNet, which is 4.5% of the total.", ["accuracy", None]),
+    ],
+)
+def test_a_change_right_after_a_value_beating_another_system_carries_its_measure(text, metrics):
+    mentions = [mention(text, "FooNet", "method")]
+    assert [r.metric for r in results(text, mentions)] == metrics
+
+
+def test_changes_listed_after_values_pair_with_them_rather_than_carry_the_last_measure():
+    text = "It reaches 88.3% zero-shot and 91.1% tuned accuracy, beating FooNet by 2% and 0.1%, respectively."
+    found = results(text, [mention(text, "FooNet", "method")])
+    assert found[2].metric != "tuned accuracy"

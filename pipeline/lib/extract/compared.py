@@ -55,12 +55,15 @@ _MEASURE_OF = re.compile(r"\s(?<!terms\s)of\s")
 _OBJECT_END = re.compile(r"\s(?:on|in|across|for|at|under|with|using|when|while)\s")
 # A name that only says which kind of unnamed systems were beaten: "all prior A methods".
 _UNNAMED_BEFORE = re.compile(
-    r"\b(?:all|existing|pre-existing|prior|previous|earlier|other|current|conventional|traditional)\s+"
+    r"\b(?:all|existing|pre-existing|prior|previous|earlier|other|current|conventional|traditional"
+    r"|state-of-the-art|sota)\s+"
     r"(?:[\w-]+\s+){0,2}$",
     re.IGNORECASE,
 )
+# The kind may follow a word or two that say what the systems do: "prior LLM inference systems".
 _KIND_AFTER = re.compile(
-    r"\s+(?:methods|approaches|baselines|techniques|algorithms|models|frameworks|systems|variants|works)\b"
+    r"\s+(?:(?!(?:and|or|with|by|on|in)\b)[a-z][\w-]*\s+){0,2}"
+    r"(?:methods|approaches|baselines|techniques|algorithms|models|frameworks|systems|variants|works)\b"
     r"(?P<examples>,?\s+(?:such\s+as|including|like)\b)?"
 )
 # Nothing but systems: "improves A and B by 3%" (not "improves the ImageNet accuracy by 3%").
@@ -84,10 +87,12 @@ def compared_systems(
     names = []
     after = _COMPARED_AFTER.match(text, end)
     first = after and next((s for s in rivals if s.start == after.end()), None)
-    if first:
-        names = [_as_written(text, first), *_listed_after(text, rivals, first)]
-    elif after and (name := unknown_name(text, after.end())):
-        names = [name]
+    unknown = after and not first and unknown_name(text, after.end())
+    if after and (first or unknown):
+        name_end = first.end if first else after.end() + len(unknown)
+        # "2× more requests than the state-of-the-art A inference systems" names none
+        if not _unnamed_kind(text, after.start(), after.end(), name_end):
+            names = [_as_written(text, first), *_listed_after(text, rivals, first)] if first else [unknown]
     elif unit is not None:
         before = _COMPARED_BEFORE.search(text, max(0, start - _MAX_PHRASE), start)
         opening = _COMPARED_OPENING.match(text, clause_start)
@@ -110,7 +115,7 @@ def _systems_before(text: str, systems: list[System], before: re.Match) -> list[
         cut = _OBJECT_END.search(text, start, end)
         end = cut.start() if cut else end
         named = within(systems, start, end)
-        kinds = [s for s in named if _unnamed_kind(text, s, start)]
+        kinds = [s for s in named if _unnamed_kind(text, start, s.start, s.end)]
         named = [s for s in named if s not in kinds]
         return named_in(text, named, start, end) if named or not kinds else []
     named = within(systems, start, end)
@@ -132,13 +137,13 @@ def _listed_after(text: str, systems: list[System], first: System) -> list[str]:
     return listed
 
 
-def _unnamed_kind(text: str, system: System, start: int) -> bool:
-    """Whether a system names only the kind of the systems beaten: unnamed ("outperforms all
-    pre-existing A methods by 4%": none named) or named after it ("A methods such as B": B), the
-    object starting at `start`."""
-    kind = _KIND_AFTER.match(text, system.end)
+def _unnamed_kind(text: str, start: int, name_start: int, name_end: int) -> bool:
+    """Whether the name at [name_start, name_end) names only the kind of the systems beaten:
+    unnamed ("outperforms all pre-existing A methods by 4%": none named) or named after it ("A
+    methods such as B": B), the object starting at `start`."""
+    kind = _KIND_AFTER.match(text, name_end)
     return bool(kind) and bool(
-        kind["examples"] or _UNNAMED_BEFORE.search(text, max(start, system.start - 60), system.start)
+        kind["examples"] or _UNNAMED_BEFORE.search(text, max(start, name_start - 60), name_start)
     )
 
 

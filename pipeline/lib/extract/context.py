@@ -294,7 +294,7 @@ def add_named_heads(paper: PaperState) -> None:
 # parser for German', 'translated from English to Japanese'.
 # A capitalised word, \b[A-Z][a-z]+\b: opening with the capital (its \b as a look back) lets re
 # jump from capital to capital instead of trying every position, in half the time over a text.
-_PLAIN_WORD = re.compile(r"[A-Z](?<!\w[A-Z])[a-z]+\b")
+_PLAIN_WORD = re.compile(r"[A-Z](?<!\w[A-Z])(?<!non-[A-Z])[a-z]+\b")  # not 'non-English corpora'
 
 
 _LANGUAGE_PAIR = re.compile(r"[-–/]|-to-")
@@ -313,15 +313,15 @@ _BARE_LANGUAGE_AFTER = re.compile(
 
 def _language_data_end(text: str, end: int) -> int | None:
     """Where the data noun after a language ends ('Japanese text', 'French broadcast news
-    transcriptions'), if one follows within four lower-case words and before a function word."""
+    transcriptions'), within four lower-case words, before a function word or a model noun."""
     words = _LOWER_WORDS_AFTER.match(text, end)
     data_end, position = None, end
     for word in words.group().split(" ")[1:] if words else ():
         position += 1 + len(word)
         if word in FUNCTION_WORDS:
             break
-        if word in LANGUAGE_DATA_HEADS:
-            data_end = position
+        if word in LANGUAGE_DATA_HEADS or word in ("model", "models"):  # 'Japanese language models'
+            data_end = position if word in LANGUAGE_DATA_HEADS else None
     return data_end
 
 
@@ -453,7 +453,7 @@ def add_parenthesis_lists(paper: PaperState) -> None:
         for m in _PARENTHESIS_LIST.finditer(text):
             word = _LAST_WORD.search(text, max(0, m.start() - 14), m.start())
             if word is not None and word.group() in _PARENTHESIS_KINDS:
-                _type_list(paper, word.group(), m.end())
+                type_list(paper, word.group(), m.end())
 
 
 def add_evaluation_lists(paper: PaperState) -> None:
@@ -471,13 +471,13 @@ def _add_examples(paper: PaperState, hit: Hit) -> None:
     kind = _KIND_BEFORE.search(text, max(0, hit.start - 40), hit.start)
     skip = _AFTER_EXAMPLE_CUE.match(text, hit.end)
     if kind is not None and skip is not None:
-        _type_list(paper, kind.group(1), skip.end())
+        type_list(paper, kind.group(1), skip.end())
 
 
 _OWNER_BEFORE_NAME = re.compile(r"[A-Z][\w-]*['’]s ")
 
 
-def _type_list(paper: PaperState, kind_noun: str, position: int) -> None:
+def type_list(paper: PaperState, kind_noun: str, position: int) -> None:
     """The names listed from position are things of the kind the kind noun says."""
     text = paper.text
     entity_type = _KIND_TYPES[kind_noun]

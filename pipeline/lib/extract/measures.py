@@ -21,8 +21,10 @@ from pipeline.lib.extract.shapes import LIST_JOIN
 from pipeline.lib.extract.state import PaperState
 from pipeline.lib.extract.tasks import task_phrase_start
 from pipeline.lib.extract.vocabulary import (
+    BOUND_RATE_WORDS,
     CHANGE_VERB_STEMS,
     CLAIM_VERBS,
+    COMPARING_ADJECTIVES,
     COMPLEXITY_HEADS,
     COMPUTE_TIME_MODIFIERS,
     COUNTED_COMPLEXITY_MODIFIERS,
@@ -89,7 +91,7 @@ def add_cued_measures(paper: PaperState) -> None:
     ]
     cue_ends = [cue.end + 1 for cue in cues]
     # After 'in terms of' every item of the list is what is evaluated, so a list goes on past an
-    # item that is no measure ('in terms of both mesh quality and runtime').
+    # item that is no measure ('in terms of both mesh topology and runtime').
     # What each cue says of the phrase after it, in one pass over the cues: an evaluation list,
     # a quality, a count compared by a factor, a change by a value.
     kinds: dict[int, str] = {}
@@ -146,7 +148,7 @@ _MEASURE_PHRASES = frozenset(MEASURE_PHRASES)
 _STATED_BEFORE = re.compile(
     r"\b(?:bounds?|characteri[sz]ed|expressed|depend\w*|scales?|rates?)\b[^.;]{0,40}$"
 )
-# An item of a list that is no measure, up to the join to the next one: 'mesh quality'.
+# An item of a list that is no measure, up to the join to the next one: 'mesh topology'.
 _LISTED_ITEM = re.compile(r"(?:[\w-]+ ){0,3}?[\w-]+(?=,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)")
 _MEASURE_SETTINGS = frozenset(MEASURE_SETTINGS)
 _METRIC_FILLERS = frozenset(METRIC_FILLERS)
@@ -203,9 +205,9 @@ _RESOURCE_HEADS = frozenset(RESOURCE_HEADS)
 _RESOURCE_MODIFIERS = frozenset(RESOURCE_MODIFIERS)
 _OPTIMIZED_AFTER = re.compile(r" (?:minimi[sz]|maximi[sz])")
 _COMPUTE_TIME_MODIFIERS = frozenset(COMPUTE_TIME_MODIFIERS)
-# 'at inference time', 'at training and inference time': when something happens, not how long
-# it takes.
-_SETTING_BEFORE = re.compile(r"\b(?:[Aa]t|[Dd]uring|[Ii]n)(?: the)?(?: [\w-]+(?:,| and| or| and/or))* $")
+# 'at inference time', 'at training and inference time', 'at all training times': when something
+# happens, not how long it takes.
+_SETTING_BEFORE = re.compile(r"\b(?:[Aa]t|[Dd]uring|[Ii]n)(?: the| all)?(?: [\w-]+(?:,| and| or| and/or))* $")
 
 
 def _measure_phrase_start(text: str, start: int, head_start: int) -> int:
@@ -248,20 +250,27 @@ def _measure_at(text: str, position: int) -> tuple[int, int] | None:
 
 
 _SECOND_HEADS = frozenset(SECOND_MEASURE_HEADS)
-# What a cue verb changes by a value: 'by 30%', 'by up to 4 points', 'by 2.1 BLEU'.
+# What a cue verb changes by a value: 'by 30%', 'by up to 4 points', 'by 2.1 BLEU'; or from one
+# measured value to another: 'from 1.28× to 2.35×', 'from 48% to', not a count ('from 2 to 8').
 _BY_VALUE = re.compile(
     r" by (?:up to |over |about |around |nearly |almost |more than |an average of )?[+-]?\d"
+    r"| from (?:about |around |approximately )?\$?(?:\d*\.\d+|\d+)\$?\s?(?:\\?%|×|x\b|\$?\\times)"
+    r"| from (?:about |around |approximately )?\$?\d*\.\d+\$? to\b"
 )
 _UNMEASURED = frozenset(UNMEASURED_WORDS) | METHOD_HEADS | DATASET_HEADS
+# Words that end the phrase a verb changes: a preposition, or a verb of its own ('the decrease in
+# performance can range from 19% to 47%').
+_NOT_IN_CHANGED = frozenset(PREPOSITIONS) | frozenset(("can", "may", "could", "might", "will", "would"))
 
 
 def _changed_by(text: str, position: int) -> tuple[int, int] | None:
-    """'reduces latency by 30%', 'improves robustness by 4 points': the lower-case phrase a cue
-    verb changes by a value is a measure, whatever its head, unless it names a task."""
+    """'reduces latency by 30%', 'improves robustness by 4 points', 'boosts its mitigation potential
+    from 1.28× to 2.35×': the lower-case phrase a cue verb changes by a value, or from one value to
+    another, is a measure, whatever its head, unless it names a task."""
     start = position
     for _ in range(MAX_MEASURE_WORDS - 1):
         word = _WORD.match(text, position)
-        if word is None or not _may_be_in_measure(word.group()) or word.group() in _PREPOSITIONS:
+        if word is None or not _may_be_in_measure(word.group()) or word.group() in _NOT_IN_CHANGED:
             return None
         if _BY_VALUE.match(text, word.end()):
             # A task is what is improved, not what is measured: 'improves image retrieval by 3%'.
@@ -279,8 +288,10 @@ _QUALITY = re.compile(
     r"((?:[a-z][a-z-]+ |[A-Z]{2,}s? )?([a-z][a-z-]{3,}(?:ity|ness)|generali[sz]ation))"
     r"(?= and | than | across | of | on | in | to |[,.;:)]| compared)"
 )
-_UNMEASURED_QUALITIES = frozenset(UNMEASURED_QUALITIES)
-_UNNAMED_ALONE_QUALITIES = frozenset(("ability", "capability"))
+# Qualities that name a measure only with a word that says of what: 'better reasoning ability',
+# 'higher sample quality', not 'better ability' or 'higher quality'.
+_UNNAMED_ALONE_QUALITIES = frozenset(("ability", "capability", "quality"))
+_UNMEASURED_QUALITIES = frozenset(UNMEASURED_QUALITIES) - _UNNAMED_ALONE_QUALITIES
 # A count compared by a factor: '3× fewer parameters', '10x more tokens'.
 _COMPARED_COUNTS = frozenset(("fewer", "more", "less"))
 _FACTOR_BEFORE = re.compile(rf"(?<![\w.])\$?\d+(?:\.\d+)?\s?(?:{_TIMES}|times)\s$")
@@ -298,8 +309,10 @@ def _quality_at(text: str, position: int) -> tuple[int, int] | None:
         return None  # 'better ability', but 'better reasoning ability'
 
     modifier = quality.group(1)[: quality.start(2) - quality.start(1)].strip()
-    if modifier and (not _may_be_in_measure(modifier) or modifier in _PREPOSITIONS):
-        return None
+    if modifier and (
+        not (_may_be_in_measure(modifier) or modifier in _NOUN_STOPS) or modifier in _PREPOSITIONS
+    ):
+        return None  # not 'better the quality'; 'higher sample quality' is a measure
     return quality.span(1)
 
 
@@ -338,9 +351,14 @@ def _may_be_counted(word: str) -> bool:
 
 def _may_be_in_measure(word: str) -> bool:
     # A cue word starts a measure of its own ('higher accuracy and lower latency'); an adverb
-    # qualifies the cue ('significantly lower latency').
+    # qualifies the cue ('significantly lower latency'); a factor is a value ('achieve 26x
+    # compression rate').
     return not (
-        word in FUNCTION_WORDS or word in TASK_WORD_STOPS or word in MEASURE_CUES or word.endswith("ly")
+        word in FUNCTION_WORDS
+        or word in TASK_WORD_STOPS
+        or word in MEASURE_CUES
+        or word.endswith("ly")
+        or (word[0].isdigit() and word.endswith("x"))
     )
 
 
@@ -351,9 +369,21 @@ def _continues(text: str, end: int) -> bool:
     return word is not None and word.group() not in FUNCTION_WORDS and word.group() not in _PREPOSITIONS
 
 
+_BOUND_RATE = re.compile(rf"(?:{alternation(BOUND_RATE_WORDS)}) ")
+
+
+def _names_alone(text: str, start: int, end: int) -> bool:
+    """Whether the phrase [start, end) names a measure by itself: several words or a head that
+    needs none before it ('regret', not 'cost')."""
+    return " " in text[start:end] or text[start:end] not in _NEEDS_MODIFIER
+
+
 def add_measure(paper: PaperState, span: tuple[int, int]) -> None:
-    """The text at span as a metric, as every measure rule adds one (evaluated.py's too)."""
+    """The text at span as a metric, as every measure rule adds one (evaluated.py's too), without
+    the words that say how a bound grows ('bounded regret' is regret)."""
     start, end = span
+    while (rate := _BOUND_RATE.match(paper.text, start, end)) and _names_alone(paper.text, rate.end(), end):
+        start = rate.end()
     inside = [(s, e) for s, e in paper.covered if s < end and start < e]
     if inside:
         holders = [e for e in paper.entities.values() if e.spans & set(inside)]
@@ -363,7 +393,7 @@ def add_measure(paper: PaperState, span: tuple[int, int]) -> None:
             return
         if not paper.make_room(start, end):
             return
-    paper.add(paper.text[start:end], "metric", span)
+    paper.add(paper.text[start:end], "metric", (start, end))
 
 
 # --- measures tied to a value ---------------------------------------------------------------------
@@ -509,9 +539,17 @@ def _may_be_valued(word: str) -> bool:
 
 
 # --- what a system is beaten in -------------------------------------------------------------------
-# A verb of beating (BEATING_VERBS, cue words of the automaton's pass), its object, then "in" and
-# what it is beaten in: 'surpasses existing models in speed', 'outperforms A and B in accuracy'.
+# A verb of beating or an adjective that compares (BEATING_VERBS, COMPARING_ADJECTIVES: cue words
+# of the automaton's pass), its object, then "in" and what it is beaten in: 'surpasses existing
+# models in speed', 'outperforms A and B in accuracy', 'superior in numerical accuracy'.
 _BEATEN_IN = re.compile(r"\s+(?:[^\s,;.()]+\s+){0,6}?in\s+(?!terms\b)(?:(?:the|their|its)\s+)?")
+# After an adjective, "in" comes right after it or after what it compares with ('competitive with
+# A in speed'), not in a clause of its own ('comparable to the work that runs in exponential time').
+_COMPARED_IN = re.compile(
+    r"\s+(?:(?:to|with)\s+(?:(?!(?:that|which|who|and|but)\b)[^\s,;.()]+\s+){1,4}?)?"
+    r"in\s+(?!terms\b)(?:(?:the|their|its)\s+)?"
+)
+_COMPARING_ADJECTIVES = frozenset(COMPARING_ADJECTIVES)
 
 
 def add_beaten_in_measures(paper: PaperState) -> None:
@@ -522,7 +560,8 @@ def add_beaten_in_measures(paper: PaperState) -> None:
     for verb in paper.cue_hits:
         if verb.entry.kind != "cue:beating" or not text[verb.start].islower():
             continue
-        beaten = _BEATEN_IN.match(text, verb.end)
+        joint = _COMPARED_IN if verb.entry.name in _COMPARING_ADJECTIVES else _BEATEN_IN
+        beaten = joint.match(text, verb.end)
         if beaten is None:
             continue
         position = _LEAD.match(text, beaten.end()).end()

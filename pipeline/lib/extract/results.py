@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from itertools import islice
 from typing import NamedTuple
 
+from pipeline.lib.extract.carried import carried_metrics
 from pipeline.lib.extract.compared import COMPARATIVE, COMPARATIVE_AFTER, COMPARED_TYPES, compared_systems
 from pipeline.lib.extract.sentences import split_sentences
 from pipeline.lib.extract.ties import (
@@ -281,6 +282,7 @@ def find_results(text: str, mentions: Sequence[MentionSpan] = (), limit: int | N
     metrics, compared = parallel(
         text, found, [m or c[0] for m, c in zip(metrics, changed, strict=True)], compared
     )
+    metrics = carried_metrics(text, found, metrics)
     return [
         result._replace(metric=metric, compared_to=against)
         for result, metric, against in zip(results, metrics, compared, strict=True)

@@ -2,9 +2,10 @@
 examples and the function that applies it to a paper's state.
 
 extract_entities runs the stages in STAGES order and, within a stage, the rules in the order they
-are registered here: a later rule sees what the earlier ones found, so the order is part of what
-the rules mean. Every rule carries at least one worked example, a made-up sentence and the
-mentions it must yield; tests/lib/test_extract_rules.py runs them all.
+are registered here (the measure rules in measure_rules.py, at their place in the context stage): a
+later rule sees what the earlier ones found, so the order is part of what the rules mean. Every
+rule carries at least one worked example, a made-up sentence and the mentions it must yield;
+tests/lib/test_extract_rules.py runs them all.
 """
 
 from __future__ import annotations
@@ -12,14 +13,15 @@ from __future__ import annotations
 from pipeline.lib.extract import (
     candidates,
     context,
-    evaluated,
     introduced,
-    measures,
+    listed,
     models,
     naming,
     roles,
     tasks,
 )
+from pipeline.lib.extract.listed import DATASETS_AFTER_LIST
+from pipeline.lib.extract.measure_rules import MEASURE_RULES
 from pipeline.lib.extract.rule import Rule
 from pipeline.lib.extract.rule import make_rule as _rule
 
@@ -76,162 +78,7 @@ RULES: tuple[Rule, ...] = (
         ("We evaluate on the Kestrel dataset.", [("Kestrel", "dataset", "referenced")]),
         ("We compare with baselines such as Zorblax and Quintet.", [("Zorblax", "method")]),
     ),
-    _rule(
-        "precision_recall",
-        "context",
-        ("precision", "recall"),
-        context.add_precision_recall,
-        (
-            "We trade off Precision and Recall of the detector.",
-            [("precision", "metric"), ("recall", "metric")],
-        ),
-    ),
-    _rule(
-        "measured_value",
-        "context",
-        ("METRIC_HEADS", "METRIC_FILLERS"),
-        context.add_measured_values,
-        ("The model reaches a token overlap score of 0.71.", [("token overlap score", "metric")]),
-        (
-            "It reaches a zero-shot FID score of 6.21.",
-            [("zero-shot FID", "metric")],
-            ("zero-shot FID score",),
-        ),
-    ),
-    _rule(
-        "gain_measure",
-        "context",
-        ("METRIC_HEADS",),
-        context.add_gain_measures,
-        (
-            "It gives a gain of 4.2% in exact span overlap match score.",
-            [("exact span overlap match score", "metric")],
-        ),
-    ),
-    _rule(
-        "measured_in",
-        "context",
-        ("METRIC_HEADS",),
-        context.add_measured_in,
-        ("Quality is measured by plan success rate.", [("plan success rate", "metric")]),
-        ("It keeps fidelity (as assessed by QXRA) intact.", [("QXRA", "metric")]),
-        ("Fidelity is quantified using ZVQS.", [("ZVQS", "metric")]),
-    ),
-    _rule(
-        "cued_measure",
-        "context",
-        (
-            *("MEASURE_CUES", "MEASURE_PHRASES", "CHANGE_IN_PHRASES", "MEASURE_HEADS", "WEAK_MEASURE_HEADS"),
-            *("METRIC_HEADS", "SECOND_MEASURE_HEADS"),
-        ),
-        measures.add_cued_measures,
-        (
-            "It improves worst-case accuracy and lowers serving latency.",
-            [("worst-case accuracy", "metric"), ("serving latency", "metric")],
-        ),
-        (
-            "It is compared in terms of calibration, runtime and memory footprint.",
-            [("calibration", "metric"), ("memory footprint", "metric")],
-        ),
-        ("It reduces the cost of labels.", [], ("cost",)),
-        ("It lowers the communication costs of training.", [("communication costs", "metric")]),
-        ("We see a trade-off between recall and serving latency.", [("serving latency", "metric")]),
-        ("It wins in terms of mesh quality and serving latency.", [("serving latency", "metric")]),
-        (
-            "It wins in terms of robustness and diversity.",
-            [("robustness", "metric"), ("diversity", "metric")],
-        ),
-        ("Caching reduces decoding stalls by 30%.", [("decoding stalls", "metric")]),
-        ("The student needs 3× fewer parameters.", [("parameters", "metric")]),
-        ("Its masks show better transferability than before.", [("transferability", "metric")]),
-        ("It shows better reasoning ability than before.", [("reasoning ability", "metric")]),
-        ("It shows better generalization than before.", [("generalization", "metric")]),
-        ("It gives better ability and lower complexity.", [], ("ability", "complexity")),
-        ("We prove a lower bound on the decoding error rate.", [("decoding error rate", "metric")]),
-        ("It is faster without sacrificing throughput.", [("throughput", "metric")]),
-        (
-            "It needs less memory space and improves memory efficiency.",
-            [("memory space", "metric"), ("memory efficiency", "metric")],
-            ("memory",),
-        ),
-    ),
-    _rule(
-        "modified_measure",
-        "context",
-        (
-            *("MODIFIED_MEASURE_HEADS", "MEASURE_SETTINGS", "TASK_HEADS", "PREPOSITIONS"),
-            *("COMPLEXITY_HEADS", "COUNTED_COMPLEXITY_MODIFIERS", "RESOURCE_HEADS", "RESOURCE_MODIFIERS"),
-        ),
-        measures.add_modified_measures,
-        (
-            "The defence keeps clean accuracy and node classification accuracy.",
-            [("clean accuracy", "metric"), ("node classification accuracy", "metric")],
-        ),
-        (
-            "It trades fairness against image classification accuracy.",
-            [("image classification accuracy", "metric")],
-            ("against image classification accuracy",),
-        ),
-        ("The gain shows in the total computation time.", [("computation time", "metric")]),
-        ("Training runs with a constant memory footprint.", [("memory footprint", "metric")]),
-        (
-            "The expected risk falls slower than the test risk minimizer's.",
-            [("expected risk", "metric")],
-            ("test risk",),
-        ),
-        (
-            "We bound the sample complexity, not the model complexity.",
-            [("sample complexity", "metric")],
-            ("model complexity",),
-        ),
-    ),
-    _rule(
-        "valued_measure",
-        "context",
-        ("METRIC_FILLERS", "GAINED_IN_HEADS"),
-        measures.add_valued_measures,
-        ("It needs 13.5% higher model accuracy than before.", [("model accuracy", "metric")]),
-        (
-            "It gives 38% BitOPs reduction and a 50% reduction in FLOPs.",
-            [("BitOPs", "metric"), ("FLOPs", "metric")],
-        ),
-        ("It shows 87.2× lower computation energy than attention.", [("computation energy", "metric")]),
-        ("It gives a 10% relative improvement on the task.", [], ("relative",)),
-        (
-            "It wins by 12% in episodic reward and 3% in top-1 accuracy on 5 tasks.",
-            [("episodic reward", "metric"), ("top-1 accuracy", "metric")],
-        ),
-        ("It wins by 3% in 5 tasks and 2% in some settings.", [], ("settings",)),
-        ("It needs only 26% FLOPs and saves 55% MACs.", [("FLOPs", "metric"), ("MACs", "metric")]),
-    ),
-    _rule(
-        "beaten_in_measure",
-        "context",
-        ("BEATING_VERBS", "METRIC_HEADS", "MEASURE_HEADS", "SETTING_NOUNS", "NUMBER_FORMATS"),
-        measures.add_beaten_in_measures,
-        ("It surpasses existing models in speed.", [("speed", "metric")]),
-        (
-            "It outperforms both baselines in accuracy and decoding latency.",
-            [("accuracy", "metric"), ("decoding latency", "metric")],
-        ),
-        ("It outperforms them in most settings.", [], ("settings",)),
-        ("It outperforms FooNet even in half precision.", [], ("half precision",)),
-    ),
-    _rule(
-        "evaluated_measure",
-        "context",
-        ("SHOWING_VERBS", "SHOWN_QUALITIES", "METRIC_HEADS", "MEASURE_HEADS", "UNMEASURED_QUALITIES"),
-        evaluated.add_evaluated_measures,
-        (
-            "We demonstrate the accuracy, robustness, and scalability of our method.",
-            [("accuracy", "metric"), ("robustness", "metric")],
-            ("scalability",),
-        ),
-        ("We show the high sampling efficiency of ZorbNet.", [("sampling efficiency", "metric")]),
-        ("We compare them with a metric known as cover rate.", [("cover rate", "metric")]),
-        ("We show the code and data of the method.", [], ("code", "data")),
-        ("We show the usefulness of the method.", [], ("usefulness",)),
-    ),
+    *MEASURE_RULES,
     _rule(
         "parenthesis_list",
         "context",
@@ -245,6 +92,22 @@ RULES: tuple[Rule, ...] = (
         ("results", "experiments", "evaluated", "on"),
         context.add_evaluation_lists,
         ("We report results on ImageNet and Quokka.", [("Quokka", "dataset")]),
+    ),
+    _rule(
+        "names_before_datasets",
+        "context",
+        DATASETS_AFTER_LIST,
+        listed.add_names_before_datasets,
+        ("We test on the Zorbo, Blim and Quxa benchmarks.", [("Zorbo", "dataset"), ("Blim", "dataset")]),
+        ("We test on English and Finnish benchmarks.", [], ("English",)),
+        ("We test on the Sequential and Permuted Zorb datasets.", [], ("Sequential",)),
+    ),
+    _rule(
+        "colon_list",
+        "context",
+        ("LIST_KIND_NOUNS",),
+        listed.add_colon_lists,
+        ("We use two graph benchmarks: Zorbo and Quxa.", [("Zorbo", "dataset"), ("Quxa", "dataset")]),
     ),
     _rule(
         "proposal_clause",
@@ -369,6 +232,7 @@ RULES: tuple[Rule, ...] = (
         ("LANGUAGE_DATA_HEADS",),
         context.add_languages,
         ("We translate from German to Finnish.", [("German", "dataset")]),
+        ("We tune Finnish language models on non-Czech corpora.", [], ("Finnish language", "Czech corpora")),
     ),
     _rule(
         "enumerated_contribution",

@@ -179,10 +179,22 @@ RATE_KINDS = (
 )
 # Words before a metric that are not part of its name: 'the average accuracy'.
 METRIC_FILLERS = (
-    *("average", "mean", "overall", "final", "high", "higher", "low", "lower", "best", "improved"),
+    *("average", "mean", "overall", "final", "high", "higher", "highest", "low", "lower", "lowest"),
+    *("best", "improved"),
     *("better", "strong", "state-of-the-art", "same", "similar"),
     # How much of it is given up: 'while sacrificing little accuracy', 'too much accuracy'.
     *("little", "marginal", "too much", "much"),
+)
+
+# Words that say how a bound grows or how good or how much it is, not what it bounds: 'achieves
+# bounded regret', 'a sublinear bilevel local regret', 'in terms of theoretical regret bounds',
+# 'achieve zero training error'.
+BOUND_RATE_WORDS = (
+    *("bounded", "sublinear", "sub-linear", "linear", "near-linear", "logarithmic", "polylogarithmic"),
+    *("poly-logarithmic", "polynomial", "constant", "optimal", "near-optimal", "order-optimal"),
+    *("minimax-optimal", "near", "tight", "provable", "theoretical", "dependent", "independent"),
+    *("zero", "near-zero", "perfect", "near-perfect", "significant", "certain", "given", "desired"),
+    *("small", "smaller", "known"),
 )
 
 # --- the words of names ---------------------------------------------------------------------------
@@ -393,7 +405,10 @@ BEATING_VERBS = (
     *("surpassed", "surpassing", "exceed", "exceeds", "exceeded", "exceeding", "beat", "beats"),
     "beating",
 )
-CUE_WORDS["beating"] = BEATING_VERBS
+# Adjectives that compare systems the same way: 'superior in numerical accuracy', 'competitive
+# with A in speed'.
+COMPARING_ADJECTIVES = ("superior", "inferior", "comparable", "competitive")
+CUE_WORDS["beating"] = (*BEATING_VERBS, *COMPARING_ADJECTIVES)
 # Words before 'precision' that make it a number format, not a measure: 'in half precision'.
 NUMBER_FORMATS = ("half", "single", "double", "mixed", "full", "arbitrary", "reduced", "low", "lower")
 # Nouns after a head that make the phrase a setting, not a measure: 'in a deep metric learning setting'.
