@@ -97,8 +97,10 @@ def _comparison_key(field: str) -> pl.Expr:
 def _conflicts(ordered: pl.DataFrame) -> pl.DataFrame:
     """Every document's value of every field on which its paper's documents disagree; `ordered`
     is in priority order, so the first value of a paper's field is the fused one."""
+    # Only a paper of several documents can disagree: the keys of the others are never compared.
+    shared = ordered.filter(pl.len().over("paper_id") > 1)
     per_field = [
-        ordered.filter(pl.col(field).is_not_null()).select(
+        shared.filter(pl.col(field).is_not_null()).select(
             "paper_id",
             pl.lit(field).alias("field"),
             "document_id",
