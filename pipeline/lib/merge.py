@@ -336,9 +336,6 @@ def _join_by_titles(
         return group.copy()
     earlier = pairs.get_column("group").to_numpy()
     later = pairs.get_column("group_later").to_numpy()
-    similarity = _verified_jaccard(texts_of, np.arange(n_rows), earlier, later, SHINGLE_SIZE)
-    keep = similarity >= threshold
-    earlier, later, similarity = earlier[keep], later[keep], similarity[keep]
     involved = np.unique(np.concatenate((earlier, later))).tolist()
     ids_of = _ids_by_row(
         ids.with_columns(group=pl.Series(group).gather(ids.get_column("row")))
@@ -346,6 +343,19 @@ def _join_by_titles(
         .unique(["group", "kind"]),
         by="group",
     )
+    # A pair whose ids disagree now never joins (a joined group only gains ids that agree), so its
+    # texts are not compared: one arXiv paper's every resubmission shares its title, not its id.
+    agreeing = np.array(
+        [
+            _agrees(ids_of.get(a, {}), ids_of.get(b, {}))
+            for a, b in zip(earlier.tolist(), later.tolist(), strict=True)
+        ],
+        dtype=bool,
+    )
+    earlier, later = earlier[agreeing], later[agreeing]
+    similarity = _verified_jaccard(texts_of, np.arange(n_rows), earlier, later, SHINGLE_SIZE)
+    keep = similarity >= threshold
+    earlier, later, similarity = earlier[keep], later[keep], similarity[keep]
     joined: dict[int, int] = {}
     # By later group, then best similarity, then earliest candidate: a group's first usable pair wins.
     for index in np.lexsort((earlier, -similarity, later)).tolist():
