@@ -21,10 +21,11 @@ from functools import cache, partial
 from pathlib import Path
 
 import polars as pl
+import pyarrow.parquet as pq
 
 from pipeline.lib import assemble, schema
 from pipeline.lib.assemble import PrepareJob, preparation_version, prepare_file
-from pipeline.lib.dedup import sign_texts, signature_version
+from pipeline.lib.dedup import Signatures, sign_texts, signature_version
 from pipeline.lib.extract import TEXT_KEY, TextRows, extraction_version, text_keys
 from pipeline.lib.inputs import ParsedSeeds
 from pipeline.lib.readers.entries import file_digest, file_name
@@ -41,6 +42,9 @@ STAMP_PART = "stamp"  # sha256 of the file's bytes, and the version its parts we
 ROWS_PREFIX = "rows_"
 # Which of the holders given to gathered_rows a text's rows came from.
 HOLDER = "holder"
+# Texts signed and keyed at once when a file is mapped (about 20 MB of abstracts): signing the 1M
+# texts of one arXiv file peaked at 2.18 GB whole, 1.94 GB in slices of 65,536, 1.34 GB of 16,384.
+SIGN_SLICE_ROWS = 16_384
 
 
 @cache
@@ -98,15 +102,49 @@ def read_and_sign(job: PrepareJob) -> MappedFile:
         raise ValueError(f"{job.path}: the map writes into a staging directory; the job has no target")
     parsed = prepare_file(job)
     directory = job.target.parent
-    # In the order dedup reads a file's documents (by ordinal), whatever order the reader wrote.
-    documents = pl.read_parquet(job.target, columns=["document_id", "ordinal", "abstract_clean"], glob=False)
-    texts = documents.sort("ordinal", maintain_order=True)
     signatures = directory / f"{SIGNATURES_PART}.parquet"
-    sign_texts(texts["abstract_clean"]).write(signatures)
     keys = directory / f"{TEXT_KEYS_PART}.parquet"
-    frame = texts.select("document_id", text_keys(texts["abstract_clean"]))
-    write_atomically(partial(frame.write_parquet, compression="lz4"), keys)
+    write_atomically(
+        lambda signatures_tmp: write_atomically(
+            lambda keys_tmp: _sign_in_slices(job.target, signatures_tmp, keys_tmp), keys
+        ),
+        signatures,
+    )
     return MappedFile(parsed, signatures, keys)
+
+
+def _sign_in_slices(documents: Path, signatures: Path, keys: Path) -> None:
+    """Sign a file's texts and key them, in the order dedup reads them (by ordinal), a slice of
+    SIGN_SLICE_ROWS at a time: a file of a million abstracts (the arXiv snapshot is one file) never
+    has all its texts in memory at once, unless its reader wrote them out of order."""
+    columns = ["document_id", "ordinal", "abstract_clean"]
+    file = pq.ParquetFile(documents)
+    ordinals = pl.read_parquet(documents, columns=["ordinal"], glob=False).get_column("ordinal")
+    if ordinals.is_sorted():
+        slices = (pl.from_arrow(batch) for batch in file.iter_batches(SIGN_SLICE_ROWS, columns=columns))
+    else:
+        ordered = pl.read_parquet(documents, columns=columns, glob=False).sort("ordinal", maintain_order=True)
+        slices = (
+            ordered.slice(start, SIGN_SLICE_ROWS) for start in range(0, ordered.height, SIGN_SLICE_ROWS)
+        )
+    signature_writer = keys_writer = None
+    try:
+        for part in slices:
+            signed = sign_texts(part.get_column("abstract_clean")).to_arrow()
+            keyed = part.select("document_id", text_keys(part.get_column("abstract_clean"))).to_arrow()
+            signature_writer = signature_writer or pq.ParquetWriter(signatures, signed.schema)
+            keys_writer = keys_writer or pq.ParquetWriter(keys, keyed.schema, compression="lz4")
+            signature_writer.write_table(signed)
+            keys_writer.write_table(keyed)
+    finally:
+        for writer in (signature_writer, keys_writer):
+            if writer is not None:
+                writer.close()
+    if signature_writer is None:  # no documents: the parts are still written, empty
+        pq.write_table(Signatures.empty(0).to_arrow(), signatures)
+        pl.DataFrame(schema={"document_id": pl.String, TEXT_KEY: pl.String}).write_parquet(
+            keys, compression="lz4"
+        )
 
 
 def claim_texts(files: Sequence[tuple[str, Path]], known: pl.DataFrame) -> dict[str, pl.DataFrame]:

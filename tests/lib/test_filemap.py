@@ -3,7 +3,9 @@
 import os
 
 import polars as pl
+import pytest
 
+from pipeline.lib import filemap
 from pipeline.lib.assemble import PrepareJob
 from pipeline.lib.dedup import Signatures, sign_texts
 from pipeline.lib.extract import TEXT_KEY, text_keys
@@ -58,6 +60,35 @@ def test_a_file_is_read_signed_and_keyed_in_its_staging_directory(tmp_path):
     keys = pl.read_parquet(mapped.text_keys)
     assert keys["document_id"].to_list() == documents["document_id"].to_list()
     assert keys[TEXT_KEY].to_list() == text_keys(documents["abstract_clean"]).to_list()
+
+
+@pytest.mark.parametrize("order", ["ordinal", "reversed"])
+def test_texts_are_signed_in_slices_in_ordinal_order(tmp_path, monkeypatch, order):
+    """Slices of two texts give what one slice of every text gives, in ordinal order even when the
+    reader wrote the documents in another."""
+    texts = [f"Abstract number {n} about a method and its results on a benchmark." for n in range(5)]
+    documents = pl.DataFrame(
+        {"document_id": [f"f:{n}" for n in range(5)], "ordinal": list(range(5)), "abstract_clean": texts}
+    )
+    path = tmp_path / "documents.parquet"
+    (documents if order == "ordinal" else documents.reverse()).write_parquet(path)
+    monkeypatch.setattr(filemap, "SIGN_SLICE_ROWS", 2)
+    filemap._sign_in_slices(path, tmp_path / "signatures.parquet", tmp_path / "keys.parquet")
+    signed, whole = Signatures.read(tmp_path / "signatures.parquet"), sign_texts(documents["abstract_clean"])
+    assert signed.digests.tolist() == whole.digests.tolist()
+    assert (signed.band_keys == whole.band_keys).all() and (signed.sketches == whole.sketches).all()
+    keys = pl.read_parquet(tmp_path / "keys.parquet")
+    assert keys["document_id"].to_list() == documents["document_id"].to_list()
+    assert keys[TEXT_KEY].to_list() == text_keys(documents["abstract_clean"]).to_list()
+
+
+def test_a_file_without_documents_has_empty_parts(tmp_path):
+    path = tmp_path / "documents.parquet"
+    schema = {"document_id": pl.String, "ordinal": pl.Int64, "abstract_clean": pl.String}
+    pl.DataFrame(schema=schema).write_parquet(path)
+    filemap._sign_in_slices(path, tmp_path / "signatures.parquet", tmp_path / "keys.parquet")
+    assert len(Signatures.read(tmp_path / "signatures.parquet")) == 0
+    assert pl.read_parquet(tmp_path / "keys.parquet").columns == ["document_id", TEXT_KEY]
 
 
 def test_a_file_is_stale_unless_its_stamp_names_its_bytes_and_the_code_now(tmp_path):
