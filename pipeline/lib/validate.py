@@ -428,6 +428,7 @@ class _HashedChunks:
         self.reused = 0
         self.null_counts: dict[str, int] = {}
         self._hashes: list[pl.Series] = []
+        self._passed_masks: list[pl.Series] = []
 
     def __iter__(self) -> Iterator[dict[str, _FrameColumn]]:
         yielded = False
@@ -438,9 +439,10 @@ class _HashedChunks:
             for name, count in frame.null_count().row(0, named=True).items():
                 self.null_counts[name] = self.null_counts.get(name, 0) + count
             if self.passed is not None:
-                new = ~self._passed_before(hashes)
-                self.reused += frame.height - int(new.sum())
-                frame = frame.filter(new)
+                passed = self._passed_before(hashes)
+                self._passed_masks.append(passed)
+                self.reused += int(passed.sum())
+                frame = frame.filter(~passed)
             if frame.height:
                 yielded = True
                 yield _frame_columns(frame, self.table)
@@ -474,8 +476,7 @@ class _HashedChunks:
         if not names:
             return {}
         frame = pl.DataFrame([_polars_column(columns, name) for name in names]).with_row_index("row")
-        hashes = self.hashes()
-        is_new = ~self._passed_before(hashes) | hashes.is_duplicated()
+        is_new = ~pl.concat(self._passed_masks) | self.hashes().is_duplicated()
         new, passed = frame.filter(is_new), frame.filter(~is_new)
         sharing = [
             passed.join(new.select(key).unique(), on=key, how="semi", nulls_equal=True).get_column("row")
