@@ -2,7 +2,6 @@
 
 import time
 import warnings
-from functools import partial
 from pathlib import Path
 
 import dagster as dg
@@ -24,9 +23,9 @@ from pipeline.lib.filemap import (
     current_files,
     file_version,
     map_in_order,
-    owned_texts,
+    owned_slices,
     read_and_sign,
-    row_parts,
+    stage_rows,
     staged_in,
 )
 from pipeline.lib.inputs import PREPARED_DOCUMENT_SCHEMA
@@ -103,19 +102,19 @@ def seed_file(context: dg.AssetExecutionContext, paths: WarehousePaths, compute:
             else pl.DataFrame(schema={TEXT_KEY: pl.String})
         )
         owned = claim_texts([(key, staged[key][TEXT_KEYS_PART]) for key in keys], known)
+        # A file's owned texts are read, extracted and staged a slice at a time (a million-record
+        # file never has all its texts or rows in memory), the stamp last: parts of a file whose
+        # map did not finish are never taken as current.
+        slices = owned_slices(
+            (key, staged[key]["documents"], staged[key][TEXT_KEYS_PART], owned[key]) for key in keys
+        )
+        extracted = extract_many(slices, engine.workers, executor)
         n_extracted = 0
-        owned_by_file = [
-            (key, partial(owned_texts, staged[key]["documents"], staged[key][TEXT_KEYS_PART], owned[key]))
-            for key in keys
-        ]
-        for key, texts, rows in extract_many(owned_by_file, engine.workers, executor):
-            parts = row_parts(texts, rows)
-            n_extracted += texts.height
-            # The stamp last: parts of a file whose map did not finish are never taken as current.
+        for key, parts, n_texts in stage_rows(extracted, staging.__getitem__):
+            n_extracted += n_texts
             stamp = mapped_stamp(staged[key], file_version(file_name(key), mappings))
-            staged[key].update(
-                stage_partition(warehouse, context.asset_key, key, {**parts, STAMP_PART: stamp})
-            )
+            staged[key].update(parts)
+            staged[key].update(stage_partition(warehouse, context.asset_key, key, {STAMP_PART: stamp}))
     elapsed = time.perf_counter() - started
     context.log.info(
         f"mapped {len(keys)} files, {n_documents} documents in {elapsed:.1f}s: read and signed in "

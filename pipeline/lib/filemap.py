@@ -14,10 +14,13 @@ whose owner has gone (its file deleted or changed) is extracted by the global st
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from functools import cache, partial
+from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
 
 import polars as pl
@@ -30,7 +33,7 @@ from pipeline.lib.extract import TEXT_KEY, TextRows, extraction_version, text_ke
 from pipeline.lib.inputs import ParsedSeeds
 from pipeline.lib.readers.entries import file_digest, file_name
 from pipeline.lib.readers.mapping import FileMapping, load_mappings
-from pipeline.lib.staging import write_atomically
+from pipeline.lib.staging import temporary_path, write_atomically
 from pipeline.lib.versions import source_digest
 
 # Part names in a file's staging directory, beside `documents`, `rejects` and `input_file`.
@@ -45,6 +48,9 @@ HOLDER = "holder"
 # Texts signed and keyed at once when a file is mapped (about 20 MB of abstracts): signing the 1M
 # texts of one arXiv file peaked at 2.18 GB whole, 1.94 GB in slices of 65,536, 1.34 GB of 16,384.
 SIGN_SLICE_ROWS = 16_384
+# Documents read at a time for the texts a file extracts (about 64 MB of abstracts): holding all
+# the owned texts of one 1M-record arXiv file took 2.55 GB while joining them to their keys.
+TEXT_SLICE_ROWS = 65_536
 
 
 @cache
@@ -160,22 +166,96 @@ def claim_texts(files: Sequence[tuple[str, Path]], known: pl.DataFrame) -> dict[
     return owned
 
 
-def owned_texts(documents: Path, keys: Path, owned: pl.DataFrame) -> pl.DataFrame:
-    """TEXT_KEY and abstract_clean of the owned texts, each once, in the file's order."""
-    texts = pl.scan_parquet(documents, glob=False).select("document_id", "abstract_clean")
-    return (
+def owned_text_slices(documents: Path, keys: Path, owned: pl.DataFrame) -> Iterator[pl.DataFrame]:
+    """TEXT_KEY and abstract_clean of the owned texts, each once, in the order of the file's
+    documents, in slices of at most TEXT_SLICE_ROWS documents read at a time; at least one slice
+    (empty when the file owns no text, and then its documents are not read)."""
+    wanted = (
         pl.scan_parquet(keys, glob=False)
         .join(owned.lazy(), on=TEXT_KEY, how="semi", maintain_order="left")
-        .join(texts, on="document_id", how="left", maintain_order="left")
-        .select(TEXT_KEY, "abstract_clean")
         .unique(TEXT_KEY, keep="first", maintain_order=True)
         .collect()
     )
+    if wanted.is_empty():
+        yield pl.DataFrame(schema={TEXT_KEY: pl.String, "abstract_clean": pl.String})
+        return
+    columns = ["document_id", "abstract_clean"]
+    for batch in pq.ParquetFile(documents).iter_batches(TEXT_SLICE_ROWS, columns=columns):
+        texts = pl.from_arrow(batch).join(wanted, on="document_id", how="inner", maintain_order="left")
+        if not texts.is_empty():
+            yield texts.select(TEXT_KEY, "abstract_clean")
+
+
+def owned_slices(
+    files: Iterable[tuple[str, Path, Path, pl.DataFrame]],
+) -> Iterator[tuple[str, Callable[[], pl.DataFrame]]]:
+    """For each (name, documents, text keys, owned keys) and each slice of the file's owned texts
+    (`owned_text_slices`): the name and a loader of the slice, as `extract_many` takes them. Lazy: a
+    slice is read when extraction reaches it."""
+    for name, documents, keys, owned in files:
+        for texts in owned_text_slices(documents, keys, owned):
+            yield name, (lambda texts=texts: texts)
 
 
 def row_parts(texts: pl.DataFrame, rows: TextRows) -> dict[str, pl.DataFrame]:
     """The parts that stage texts' rows: EXTRACTED_PART (the texts' keys) and the rows of each."""
     return {EXTRACTED_PART: texts.select(TEXT_KEY), **{ROWS_PREFIX + n: f for n, f in rows.frames().items()}}
+
+
+class RowPartsWriter:
+    """Writes the parts of `row_parts` into a directory a slice of texts at a time, each part under
+    a temporary name renamed into place when the writer closes without error: a reader finds the
+    whole part or the one before it, and no more than a slice's rows is in memory at once."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.n_texts = 0
+        empty = row_parts(pl.DataFrame(schema={TEXT_KEY: pl.String}), TextRows.empty())
+        self._schemas = {name: frame.to_arrow().schema for name, frame in empty.items()}
+        self._writers: dict[str, pq.ParquetWriter] = {}
+
+    def paths(self) -> dict[str, Path]:
+        """Each part's path, by part name."""
+        return {name: self.directory / f"{name}.parquet" for name in self._schemas}
+
+    def write(self, texts: pl.DataFrame, rows: TextRows) -> None:
+        self.n_texts += texts.height
+        paths = self.paths()
+        for name, frame in row_parts(texts, rows).items():
+            table = frame.to_arrow().cast(self._schemas[name])
+            if name not in self._writers:
+                target = temporary_path(paths[name])
+                self._writers[name] = pq.ParquetWriter(target, table.schema, compression="lz4")
+            self._writers[name].write_table(table)
+
+    def __enter__(self) -> RowPartsWriter:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        return self
+
+    def __exit__(self, error_type, error, traceback) -> None:
+        for writer in self._writers.values():
+            writer.close()
+        for name, path in self.paths().items():
+            if error_type is not None:
+                temporary_path(path).unlink(missing_ok=True)
+            elif name in self._writers:
+                os.replace(temporary_path(path), path)
+            else:
+                empty = self._schemas[name].empty_table()
+                write_atomically(partial(pq.write_table, empty, compression="lz4"), path)
+
+
+def stage_rows(
+    extracted: Iterable[tuple[str, pl.DataFrame, TextRows]], directory: Callable[[str], Path]
+) -> Iterator[tuple[str, dict[str, Path], int]]:
+    """Stage what `extract_many` gives, the consecutive pieces of one name into `directory(name)`
+    with a `RowPartsWriter`: for each name, once its parts are in place, the name, the parts' paths
+    and the number of texts written."""
+    for name, pieces in groupby(extracted, key=itemgetter(0)):
+        with RowPartsWriter(directory(name)) as writer:
+            for _, texts, rows in pieces:
+                writer.write(texts, rows)
+        yield name, writer.paths(), writer.n_texts
 
 
 @dataclass(frozen=True)

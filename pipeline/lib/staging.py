@@ -31,12 +31,17 @@ RETIRED = ("search_tokens", "dedup_signatures", "extraction_rows")
 
 def write_atomically(write: Callable[[Path], None], path: Path) -> None:
     """`write(tmp)` to a temporary name beside `path`, then one rename: a reader finds the whole
-    file or the one before it, never half of one (the name holds the process, so two writers do
-    not share a temporary file)."""
+    file or the one before it, never half of one."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp = temporary_path(path)
     write(tmp)
     os.replace(tmp, path)
+
+
+def temporary_path(path: Path) -> Path:
+    """The name `path` is written under before its rename (it holds the process, so two writers do
+    not share a temporary file)."""
+    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,9 @@ import pytest
 from pipeline.lib import filemap
 from pipeline.lib.assemble import PrepareJob
 from pipeline.lib.dedup import Signatures, sign_texts
-from pipeline.lib.extract import TEXT_KEY, text_keys
+from pipeline.lib.extract import TEXT_KEY, TextRows, text_keys
 from pipeline.lib.filemap import (
+    EXTRACTED_PART,
     STAMP_PART,
     StagedFile,
     claim_texts,
@@ -129,3 +130,74 @@ def test_the_texts_no_file_holds_are_read_and_none_are_scanned_when_every_text_i
     unreadable = pl.scan_parquet(tmp_path / "no-such-file.parquet")
     nothing = missing_texts(papers, pl.DataFrame({TEXT_KEY: keys}), unreadable)
     assert nothing.is_empty() and nothing.columns == [TEXT_KEY, "abstract_clean"]
+
+
+def _documents_and_keys(tmp_path, texts):
+    documents = pl.DataFrame({"document_id": [f"f:{n}" for n in range(len(texts))], "abstract_clean": texts})
+    documents.write_parquet(tmp_path / "documents.parquet")
+    documents.select("document_id", text_keys(documents["abstract_clean"])).write_parquet(
+        tmp_path / "keys.parquet"
+    )
+    return tmp_path / "documents.parquet", tmp_path / "keys.parquet"
+
+
+def test_owned_texts_come_once_each_in_file_order_a_slice_of_documents_at_a_time(tmp_path, monkeypatch):
+    texts = ["t0", "t1", "t0", "t2", "t3", "t1", "t4"]
+    documents, keys = _documents_and_keys(tmp_path, texts)
+    owned = pl.DataFrame({TEXT_KEY: text_keys(pl.Series(["t4", "t0", "t1", "t3"]))})
+    monkeypatch.setattr(filemap, "TEXT_SLICE_ROWS", 2)
+    slices = list(filemap.owned_text_slices(documents, keys, owned))
+    # Documents two at a time: [t0 t1] [t0 t2] [t3 t1] [t4]; t0 and t1 only where they first occur.
+    assert [s["abstract_clean"].to_list() for s in slices] == [["t0", "t1"], ["t3"], ["t4"]]
+    assert pl.concat(slices)[TEXT_KEY].to_list() == text_keys(pl.Series(["t0", "t1", "t3", "t4"])).to_list()
+
+
+def test_a_file_that_owns_no_text_gives_one_empty_slice_and_its_documents_are_not_read(tmp_path):
+    _, keys = _documents_and_keys(tmp_path, ["t0"])
+    nothing = pl.DataFrame(schema={TEXT_KEY: pl.String})
+    (empty,) = filemap.owned_text_slices(tmp_path / "no-such-file.parquet", keys, nothing)
+    assert empty.is_empty() and empty.columns == [TEXT_KEY, "abstract_clean"]
+
+
+def _rows_of(texts: pl.DataFrame) -> TextRows:
+    links = pl.DataFrame(
+        {TEXT_KEY: texts[TEXT_KEY], "url": [f"https://x.org/{t}" for t in texts["abstract_clean"]]}
+    )
+    empty = TextRows.empty()
+    return TextRows.from_frames(
+        {**empty.frames(), "links": pl.concat([empty.links, links], how="diagonal_relaxed")}
+    )
+
+
+def test_rows_staged_a_slice_at_a_time_are_the_rows_of_every_slice_with_empty_parts_for_a_name_without(
+    tmp_path,
+):
+    pieces = []
+    for name, texts in [("a", ["t0", "t1"]), ("a", ["t2"]), ("b", [])]:
+        frame = pl.DataFrame({"abstract_clean": texts}, schema={"abstract_clean": pl.String})
+        frame = frame.select(text_keys(frame["abstract_clean"]), "abstract_clean")
+        pieces.append((name, frame, _rows_of(frame)))
+    staged = {name: (parts, n) for name, parts, n in filemap.stage_rows(pieces, lambda name: tmp_path / name)}
+    assert {name: n for name, (_, n) in staged.items()} == {"a": 3, "b": 0}
+    a_parts = staged["a"][0]
+    whole = pl.concat([texts for name, texts, _ in pieces if name == "a"])
+    assert pl.read_parquet(a_parts[EXTRACTED_PART]).equals(whole.select(TEXT_KEY))
+    assert pl.read_parquet(a_parts["rows_links"]).equals(_rows_of(whole).links)
+    for part, path in staged["b"][0].items():
+        assert pl.read_parquet(path).is_empty(), part
+    assert sorted(p.name for p in (tmp_path / "a").iterdir()) == sorted(p.name for p in a_parts.values())
+
+
+def test_a_failure_while_staging_rows_leaves_the_parts_before_it_and_no_temporary_file(tmp_path):
+    frame = pl.DataFrame({"abstract_clean": ["t0"]}).select(text_keys(pl.Series(["t0"])), "abstract_clean")
+    ((_, before, _),) = filemap.stage_rows([("a", frame, _rows_of(frame))], lambda name: tmp_path)
+    kept = {part: path.read_bytes() for part, path in before.items()}
+
+    def failing():
+        yield "a", frame, _rows_of(frame)
+        raise RuntimeError("extraction failed")
+
+    with pytest.raises(RuntimeError, match="extraction failed"):
+        list(filemap.stage_rows(failing(), lambda name: tmp_path))
+    assert {part: path.read_bytes() for part, path in before.items()} == kept
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in before.values())
