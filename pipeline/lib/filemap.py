@@ -31,6 +31,7 @@ from pipeline.lib.assemble import PrepareJob, preparation_version, prepare_file
 from pipeline.lib.dedup import Signatures, sign_texts, signature_version
 from pipeline.lib.extract import TEXT_KEY, TextRows, extraction_version, text_keys
 from pipeline.lib.inputs import ParsedSeeds
+from pipeline.lib.parquet_files import open_parquet
 from pipeline.lib.readers.entries import file_digest, file_name
 from pipeline.lib.readers.mapping import FileMapping, load_mappings
 from pipeline.lib.staging import temporary_path, write_atomically
@@ -124,7 +125,7 @@ def _sign_in_slices(documents: Path, signatures: Path, keys: Path) -> None:
     SIGN_SLICE_ROWS at a time: a file of a million abstracts (the arXiv snapshot is one file) never
     has all its texts in memory at once, unless its reader wrote them out of order."""
     columns = ["document_id", "ordinal", "abstract_clean"]
-    file = pq.ParquetFile(documents)
+    file = open_parquet(documents)
     ordinals = pl.read_parquet(documents, columns=["ordinal"], glob=False).get_column("ordinal")
     if ordinals.is_sorted():
         slices = (pl.from_arrow(batch) for batch in file.iter_batches(SIGN_SLICE_ROWS, columns=columns))
@@ -180,7 +181,7 @@ def owned_text_slices(documents: Path, keys: Path, owned: pl.DataFrame) -> Itera
         yield pl.DataFrame(schema={TEXT_KEY: pl.String, "abstract_clean": pl.String})
         return
     columns = ["document_id", "abstract_clean"]
-    for batch in pq.ParquetFile(documents).iter_batches(TEXT_SLICE_ROWS, columns=columns):
+    for batch in open_parquet(documents).iter_batches(TEXT_SLICE_ROWS, columns=columns):
         texts = pl.from_arrow(batch).join(wanted, on="document_id", how="inner", maintain_order="left")
         if not texts.is_empty():
             yield texts.select(TEXT_KEY, "abstract_clean")

@@ -31,10 +31,10 @@ from pathlib import Path
 import duckdb
 import polars as pl
 import pyarrow as pa
-import pyarrow.parquet as pq
 import xxhash
 from filelock import FileLock, Timeout
 
+from pipeline.lib.parquet_files import open_parquet
 from pipeline.lib.schema import SCHEMA_VERSION, TABLES, Table
 from pipeline.lib.search import create_search_index, remember_replaced_papers, update_search_index
 from pipeline.lib.segments import (
@@ -180,7 +180,7 @@ def _connect(path: Path) -> duckdb.DuckDBPyConnection:
 def _dataset_reader(directory: Path) -> pa.RecordBatchReader:
     """The table's segments read batch by batch, in order. Streamed from open files: DuckDB's
     read_parquet would take the path as a glob."""
-    files = [pq.ParquetFile(path) for path in sorted(directory.glob(SEGMENT_PATTERN))]
+    files = [open_parquet(path) for path in sorted(directory.glob(SEGMENT_PATTERN))]
     batches = (batch for file in files for batch in file.iter_batches(batch_size=BATCH_ROWS))
     return pa.RecordBatchReader.from_batches(files[0].schema_arrow, batches)
 

@@ -43,6 +43,7 @@ import pyarrow.parquet as pq
 from great_expectations.core import ExpectationSuiteValidationResult, ExpectationValidationResult
 from great_expectations.data_context.types.base import ProgressBarsConfig
 
+from pipeline.lib.parquet_files import open_parquet
 from pipeline.lib.schema import ForeignKey, Table
 
 MAX_EXAMPLES = 5
@@ -232,7 +233,7 @@ def validate_table(
             *(c for e in whole_table for c in _expectation_columns(e)),
             *(rule.column for rule in rules if not isinstance(rule, gxe.Expectation)),
         ]
-        parquet = pq.ParquetFile(frame)
+        parquet = open_parquet(frame)
         n_rows = parquet.metadata.num_rows
         present = set(parquet.schema_arrow.names)
         whole = pl.read_parquet(

@@ -16,8 +16,8 @@ from typing import BinaryIO
 
 import pyarrow as pa
 import pyarrow.csv as pacsv
-import pyarrow.parquet as pq
 
+from pipeline.lib.parquet_files import open_parquet
 from pipeline.lib.readers import fields as f
 from pipeline.lib.readers.records import RecordSink
 from pipeline.lib.readers.shapes import field_of_column, to_record
@@ -216,7 +216,7 @@ def read_csv(
 
 def read_parquet(stream: BinaryIO, sink: RecordSink, mapping: Mapping[str, str] | None) -> Iterator[Batch]:
     number = 0
-    for batch in pq.ParquetFile(stream).iter_batches(batch_size=BATCH_ROWS):
+    for batch in open_parquet(stream).iter_batches(batch_size=BATCH_ROWS):
         for row in batch.to_pylist():
             number += 1
             record, shape = to_record(row, mapping)
