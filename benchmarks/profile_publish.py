@@ -2,11 +2,13 @@
 seconds and the peak resident memory of each table's Parquet segments, each table copied into
 DuckDB, and the search index.
 
-    .venv/bin/python benchmarks/profile_publish.py WAREHOUSE_DIR OUT_DIR
+    .venv/bin/python benchmarks/profile_publish.py WAREHOUSE_DIR OUT_DIR [--segments TABLE ...]
 
 It publishes `<WAREHOUSE_DIR>/.staging/<table>.parquet` (the tables the checks passed) into OUT_DIR,
 a new warehouse, so every segment and the whole database are written, as a first build's publish
-does, without Dagster and without the other processes of a build.
+does, without Dagster and without the other processes of a build. With `--segments`, only the
+named tables' segments are written (no database), each measured; run it once per table to give
+each its own process.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from memory import MemorySampler
 
 import pipeline.lib.publish as publishing
 from pipeline.lib.schema import TABLES
+from pipeline.lib.segments import publish_table
 from pipeline.lib.staging import Staging
 
 
@@ -53,11 +56,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("warehouse", type=Path)
     parser.add_argument("out", type=Path)
+    parser.add_argument("--segments", nargs="+", metavar="TABLE", choices=sorted(TABLES))
     args = parser.parse_args()
     staging = Staging(args.warehouse)
     files = {name: staging.frame(name) for name in TABLES}
     with MemorySampler() as memory:
         phases = Phases(memory)
+        for name in args.segments or ():
+            table = TABLES[name]
+            with phases.phase(_segments_label(table)):
+                schema = publishing.arrow_schema(table, {})
+                publish_table(table, files[name], args.out, args.out / name, schema, previous=None)
+        if args.segments:
+            return
         with _patched() as patch:
             for name, label in PHASES.items():
                 patch(publishing, name, phases.timed(label, getattr(publishing, name)))
