@@ -88,23 +88,29 @@ def _file_ordered(occurrences: pl.DataFrame) -> pl.DataFrame:
     return occurrences if in_file_order(occurrences) else occurrences.sort("source_file", "ordinal")
 
 
+# Rows of the clean texts read at a time by `texts_by_row`: one scan filtering the whole column
+# held 1.1 GB more to read 110,000 of a million abstracts (the step's peak), a slice 0.36 GB.
+TEXT_SLICE_ROWS = 65_536
+
+
 def texts_by_row(occurrences: pl.LazyFrame) -> TextSource:
-    """The clean texts of given rows of the occurrences, read from them when asked for: only the
-    rows asked for are kept, the rest of the column is streamed past."""
+    """The clean texts of given rows of the occurrences, read from them when asked for: a slice of
+    TEXT_SLICE_ROWS rows at a time, only those that hold a row asked for, keeping only those rows."""
 
     def texts_of(rows: np.ndarray) -> pl.Series:
         if len(rows) == 0:  # nothing to read: the column is not scanned
             return pl.Series("abstract_clean", [], dtype=pl.String)
-        wanted = pl.Series("row", rows, dtype=pl.Int64)
-        found = (
-            occurrences.select("abstract_clean")
-            .with_row_index("row")
-            .filter(pl.col("row").cast(pl.Int64).is_in(wanted.implode()))
-            .collect(engine="streaming")
-        )
-        order = wanted.to_frame().with_row_index("at")
-        joined = order.join(found.with_columns(pl.col("row").cast(pl.Int64)), on="row", how="left")
-        return joined.sort("at").get_column("abstract_clean")
+        order = np.argsort(rows, kind="stable")
+        ascending = rows[order].astype(np.int64)
+        column = occurrences.select("abstract_clean")
+        pieces = []
+        for start in np.unique(ascending // TEXT_SLICE_ROWS).tolist():
+            start *= TEXT_SLICE_ROWS
+            lo, hi = np.searchsorted(ascending, [start, start + TEXT_SLICE_ROWS])
+            texts = column.slice(start, TEXT_SLICE_ROWS).collect().get_column("abstract_clean")
+            pieces.append(texts.gather(ascending[lo:hi] - start))
+        # Back from ascending rows to the order asked for.
+        return pl.concat(pieces).gather(np.argsort(order))
 
     return texts_of
 

@@ -1,4 +1,4 @@
-"""Assembling the tables: text keys from the files' maps, word counts."""
+"""Assembling the tables: texts by row, text keys from the files' maps, word counts."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pipeline.lib import assemble
 from pipeline.lib.assemble import (
     MATCH_COLUMNS,
     _word_counts,
@@ -14,6 +15,7 @@ from pipeline.lib.assemble import (
     file_text_keys,
     fused_fields,
     match_documents,
+    texts_by_row,
 )
 from pipeline.lib.extract import TEXT_KEY, text_keys
 from pipeline.lib.inputs import RAW_DOCUMENT_SCHEMA
@@ -118,3 +120,12 @@ def test_canonical_papers_carry_the_fused_fields_not_the_canonical_occurrences_o
     )
     assert papers["text_key"].to_list() == text_keys(pl.Series([text])).to_list()
     assert papers["word_count"].to_list() == [13]
+
+
+def test_texts_by_row_reads_across_slices_in_the_order_asked(tmp_path, monkeypatch):
+    monkeypatch.setattr(assemble, "TEXT_SLICE_ROWS", 3)
+    texts = [f"text {row}" if row % 4 else None for row in range(11)]
+    path = tmp_path / "occurrences.parquet"
+    pl.DataFrame({"abstract_clean": texts}, schema={"abstract_clean": pl.String}).write_parquet(path)
+    rows = np.array([10, 0, 5, 3, 10, 7, 2])
+    assert texts_by_row(pl.scan_parquet(path))(rows).to_list() == [texts[row] for row in rows]
