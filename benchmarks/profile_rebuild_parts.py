@@ -9,6 +9,9 @@ section come from these commands, on the staging of the first 1M arXiv run (kept
     profile_rebuild_parts.py fusion WAREHOUSE OUT.parquet  fused_fields from the matches OUT wrote
     profile_rebuild_parts.py sign DOCUMENTS OUT_DIR [--slice N | --whole]
                                                            sign and key one file's texts; peak RSS
+    profile_rebuild_parts.py dedup-step WAREHOUSE OUT_DIR  the deduplicate_documents step's calls, its
+                                                           outputs written as its IO manager does;
+                                                           seconds and peak RSS after each part
 """
 
 from __future__ import annotations
@@ -27,6 +30,16 @@ from pipeline.lib.staging import Staging
 
 def _peak_gb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6
+
+
+def _rss_gb() -> float:
+    pages = int(Path("/proc/self/statm").read_text().split()[1])
+    return pages * resource.getpagesize() / 1e9
+
+
+def _cpu_s() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def checks(warehouse: Path) -> None:
@@ -116,9 +129,80 @@ def sign(documents: Path, out: Path, whole: bool, slice_rows: int | None) -> Non
     print(f"signed in {time.perf_counter() - started:.1f} s, peak RSS {_peak_gb():.2f} GB")
 
 
+def dedup_step(warehouse: Path, out: Path) -> None:
+    """The calls deduplicate_documents makes, in its order, on the staged signatures of every file
+    (a build's step reads only the current ones), and each output's metadata then its file."""
+    from pipeline.defs.metadata import frame_metadata
+    from pipeline.defs.resources import _write_atomically
+    from pipeline.lib.assemble import (
+        MATCH_COLUMNS,
+        MATCH_KEYS,
+        canonical_papers,
+        documents_table,
+        file_signatures,
+        file_text_keys,
+        fused_fields,
+        in_file_order,
+        match_documents,
+        texts_by_row,
+    )
+    from pipeline.lib.dedup import summarise
+
+    staging = Staging(warehouse)
+    started = last = time.perf_counter()
+
+    def mark(part: str) -> None:
+        nonlocal last
+        now = time.perf_counter()
+        memory = f"RSS {_rss_gb():.2f} GB, peak {_peak_gb():.2f} GB"
+        print(f"{part:26s} {now - last:6.1f} s  CPU {_cpu_s():6.1f} s  {memory}", flush=True)
+        last = now
+
+    raw = pl.scan_parquet(staging.frame("raw_documents"), glob=False)
+    rejects = pl.scan_parquet(staging.frame("rejects"), glob=False)
+    occurrences = raw.select(MATCH_KEYS).collect()
+    texts_of = texts_by_row(raw) if in_file_order(occurrences) else None
+    if texts_of is None:
+        occurrences = raw.select(MATCH_COLUMNS).collect()
+    staged = {
+        directory.name: directory / "signatures.parquet"
+        for directory in staging.partitions("seed_file").iterdir()
+        if (directory / "signatures.parquet").is_file()
+    }
+    mark("occurrences")
+    signatures, _ = file_signatures(occurrences, staged, texts_of)
+    mark("file_signatures")
+    matches = match_documents(occurrences, signatures, texts_of)
+    del signatures
+    mark("match_documents")
+    keys = file_text_keys(
+        occurrences, {name: path.with_name("text_keys.parquet") for name, path in staged.items()}, texts_of
+    )
+    del occurrences
+    mark("file_text_keys")
+    merged = summarise(matches)
+    documents = documents_table(raw, matches)
+    mark("documents_table")
+    fused, conflicts = fused_fields(raw, matches, rejects)
+    mark("fused_fields")
+    papers = canonical_papers(raw, matches, fused, keys)
+    del fused, keys
+    mark("canonical_papers")
+    for name, frame, table in (
+        ("documents", documents, "documents"),
+        ("canonical_papers", papers, "papers"),
+        ("paper_conflicts", conflicts, "paper_conflicts"),
+    ):
+        frame_metadata(frame, table, **(merged if name == "documents" else {}))
+        mark(f"{name} metadata")
+        _write_atomically(frame, out / f"{name}.parquet")
+        mark(f"{name} write")
+    print(f"step {time.perf_counter() - started:.1f} s, CPU {_cpu_s():.1f} s, peak RSS {_peak_gb():.2f} GB")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("part", choices=["checks", "matches", "same", "fusion", "sign"])
+    parser.add_argument("part", choices=["checks", "matches", "same", "fusion", "sign", "dedup-step"])
     parser.add_argument("paths", type=Path, nargs="+")
     how = parser.add_mutually_exclusive_group()
     how.add_argument("--slice", type=int, help="sign: texts per slice (default: the map's)")
@@ -133,6 +217,8 @@ def main() -> int:
         print("identical" if left.equals(right) else "different")
     elif args.part == "fusion":
         fusion(*args.paths[:2])
+    elif args.part == "dedup-step":
+        dedup_step(*args.paths[:2])
     else:
         sign(args.paths[0], args.paths[1], args.whole, args.slice)
     return 0

@@ -13,13 +13,14 @@ from pipeline.lib.assemble import (
     canonical_papers,
     documents_table,
     file_signatures,
+    file_text_keys,
     fused_fields,
     in_file_order,
     match_documents,
     texts_by_row,
 )
 from pipeline.lib.dedup import summarise
-from pipeline.lib.filemap import SIGNATURES_PART, current_files
+from pipeline.lib.filemap import SIGNATURES_PART, TEXT_KEYS_PART, current_files
 from pipeline.lib.readers.entries import file_name
 from pipeline.lib.readers.mapping import load_mappings
 
@@ -61,7 +62,8 @@ def deduplicate_documents(
     """Merge exact duplicates by normalised hash and near duplicates by verified MinHash LSH, then
     occurrences across sources by shared ids and titles; fuse each paper's title, authors and ids.
 
-    The texts were signed by each file's map: only a file without its signatures is signed here.
+    The texts were signed and keyed by each file's map: only a file without those parts is signed
+    or keyed here.
     """
     started = time.perf_counter()
     # Without the clean texts: dedup reads those of the pairs it verifies only, by row, which needs
@@ -75,13 +77,18 @@ def deduplicate_documents(
     staged = {
         file_name(key): parts[SIGNATURES_PART] for key, parts in current.items() if SIGNATURES_PART in parts
     }
+    staged_keys = {
+        file_name(key): parts[TEXT_KEYS_PART] for key, parts in current.items() if TEXT_KEYS_PART in parts
+    }
     signatures, signed = file_signatures(occurrences, staged, texts_of)
     context.log.info(
         f"read the signatures of {len(staged)} files in {time.perf_counter() - started:.1f}s; "
         f"signed {len(signed)} files' texts here"
     )
     matches = match_documents(occurrences, signatures, texts_of)
-    del occurrences, signatures
+    del signatures
+    keys = file_text_keys(occurrences, staged_keys, texts_of)
+    del occurrences
     elapsed = time.perf_counter() - started
     context.log.info(
         f"deduplicated {matches.height:,} documents in {elapsed:.1f}s "
@@ -91,7 +98,8 @@ def deduplicate_documents(
     context.log.info(f"{matches.height} documents -> {merged['papers']} papers ({merged})")
     documents = documents_table(raw_documents, matches)
     fused, conflicts = fused_fields(raw_documents, matches, rejects)
-    papers = canonical_papers(raw_documents, matches, fused)
+    papers = canonical_papers(raw_documents, matches, fused, keys)
+    del fused, keys  # papers holds its own join of them
     yield dg.Output(
         documents,
         "documents",

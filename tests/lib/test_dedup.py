@@ -16,6 +16,7 @@ from pipeline.lib.assemble import (
     canonical_papers,
     documents_table,
     file_signatures,
+    file_text_keys,
     fused_fields,
     match_documents,
     texts_by_row,
@@ -255,7 +256,7 @@ def test_the_tables_come_out_in_file_order_whatever_order_the_occurrences_come_i
         fused, _ = fused_fields(occurrences.lazy(), matches)
         tables[name] = (
             documents_table(occurrences.lazy(), matches).collect(),
-            canonical_papers(occurrences.lazy(), matches, fused).collect(),
+            canonical_papers(occurrences.lazy(), matches, fused, file_text_keys(occurrences, {})).collect(),
         )
     documents, papers = tables["shuffled"]
     assert documents.equals(tables["in order"][0]) and papers.equals(tables["in order"][1])

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 
 import numpy as np
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from pipeline.lib.dedup import SHINGLE_SIZE, _verified_jaccard, deduplicate, paper_id_for
+from pipeline.lib.dedup import SHINGLE_SIZE, _verified_jaccard, deduplicate, normalise_for_hash, paper_id_for
 from pipeline.lib.merge import (
     MAX_PAPERS_PER_TITLE,
     MAX_TEXTS_PER_ID,
     STRONG_IDS,
     TITLE_THRESHOLD,
+    _normal_forms,
     merge_occurrences,
     normalise_title,
 )
@@ -115,8 +119,21 @@ def test_exact_copies_with_different_dois_are_different_papers():
     assert result["paper_id"][0] == paper_id_for(abstract)
     assert result["paper_id"][1] != paper_id_for(abstract)
     assert result["paper_id"][1].startswith("P") and len(result["paper_id"][1]) == 17
-    # Stable: the same input gives the same split id.
+    # Stable: the same input gives the same split id, the digest of the normal form and the ids.
     assert merge(records)["paper_id"].equals(result["paper_id"])
+    key = f"{normalise_for_hash(abstract)}\ndoi:10.1/y"
+    assert result["paper_id"][1] == "P" + hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+# Characters that NFKC or casefold change, combining marks, non-Latin scripts and separators.
+_TRICKY = "aZ09 _-.,\n\t\u00a0…ﬁßẞİıΣσςΩé\u0301ǰ한\u1100\u1161²½ＡℌǄ中𝔘𐐀\U0001f600\u0345ΐµKÅⅷⓐ"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.text(alphabet=st.sampled_from(_TRICKY), max_size=40)), max_size=30))
+def test_normal_forms_are_normalise_for_hash_in_utf8(texts):
+    expected = [normalise_for_hash(text or "").encode() for text in texts]
+    assert _normal_forms(pl.Series(texts, dtype=pl.String)) == expected
 
 
 def test_near_copies_with_different_dois_are_split_and_rescored():
