@@ -12,12 +12,12 @@ from pipeline.lib.extract.shapes import (
     ADJECTIVE_SUFFIX_PATTERN,
     COINED,
     LIST_JOIN,
-    NAME_WORD,
     SIZE_TAG,
     at_sentence_start,
     is_name_shape,
     list_items,
     listed_name,
+    name_before,
 )
 from pipeline.lib.extract.state import PaperState
 from pipeline.lib.extract.vocabulary import (
@@ -58,13 +58,6 @@ _OTHER_VERSION = re.compile(r"/(\d+(?:\.\d+)?)(?![\w.%])")
 # A version may end a sentence ('we prompt Grok 3.'); not a number's first part ('2.5'), nor a
 # factor ('FooNet 2.5 times faster').
 _VERSION = re.compile(r" ((?:[VR]|v)?\d+(?:\.\d+)?)(?:/((?:[VR]|v)?\d+(?:\.\d+)?))?(?![\w%]|\.\w| times\b)")
-
-
-# The name before a dataset head word, read backwards: 'the LVIS', 'on the Open Graph'.
-_NAME_BEFORE = re.compile(
-    rf"((?:[A-Z]{NAME_WORD}|[\w+-]*[a-zA-Z][\w+-]*(?:[a-zA-Z]\d|\d[a-zA-Z]){NAME_WORD})"
-    rf"(?: [A-Z0-9]{NAME_WORD}){{0,3}}) $"
-)
 
 
 # A measured quantity and its value: 'achieving a semantic IoU of 82.4'.
@@ -379,7 +372,7 @@ def add_cue_context(paper: PaperState) -> None:
         reach = max(0, hit.start - 60)
         words_before = text[reach : hit.start].rsplit(" ", 5)
         reach += len(words_before[0]) + 1 if len(words_before) == 6 else 0
-        m = _NAME_BEFORE.search(text, reach, hit.start)
+        m = name_before(text, reach, hit.start)
         if m is None:
             continue
         words = m.group(1).split()

@@ -208,7 +208,11 @@ def add_renamed_kinds(paper: PaperState) -> None:
     clause, a lower-case phrase apposed to a new kind of thing and ending in the same noun names it."""
     text, cues = paper.text, paper.cues
     for (window_start, window_end), verb in zip(cues.windows, cues.window_words, strict=True):
-        for m in _RENAMED_KIND.finditer(text, window_start, min(len(text), window_end + 80)):
+        reach = min(len(text), window_end + 80)
+        # Every match holds 'novel ' or 'new ': most windows hold neither, told without the pattern.
+        if text.find("novel ", window_start, reach) == -1 and text.find("new ", window_start, reach) == -1:
+            continue
+        for m in _RENAMED_KIND.finditer(text, window_start, reach):
             start, end = m.span("name")
             if m.start() >= window_end or (start, end) in paper.covered or paper.is_topic(m.group("name")):
                 continue
