@@ -258,8 +258,10 @@ def add_named_algorithms(paper: PaperState) -> None:
 # A name after an article names the thing after it: 'the Ising model', 'the Kullback-Leibler
 # distance', 'the Wizard of Oz technique'. Only one word or a hyphenated pair of names, and not
 # an adjective made from a name ('a Bayesian approach', 'the Riemannian metric'): those are kinds.
+# Found from the name's capital, the article looked back for ('the ', 'an ', 'a '): re then skips
+# from capital to capital instead of trying the article at every 't' and 'a'.
 _NAME_THEN_HEAD = re.compile(
-    r"(?:the|an?) ([A-Z][a-z]+(?:[-–][A-Z][a-z]+| of [A-Z][a-z]+)?) ("
+    r"([A-Z](?:(?<=the [A-Z])|(?<=an [A-Z])|(?<=a [A-Z]))[a-z]+(?:[-–][A-Z][a-z]+| of [A-Z][a-z]+)?) ("
     + "|".join(sorted(NAMED_HEADS, key=len, reverse=True))
     + r")\b"
 )
@@ -268,7 +270,11 @@ _NAME_THEN_HEAD = re.compile(
 def add_named_heads(paper: PaperState) -> None:
     text = paper.text
     for m in _NAME_THEN_HEAD.finditer(text):
-        if m.start() and text[m.start() - 1].isalnum():
+        capital = m.start()  # the article before it is the one the look back found
+        article = capital - (
+            4 if text.startswith("the ", capital - 4) else 3 if text.startswith("an ", capital - 3) else 2
+        )
+        if article and text[article - 1].isalnum():
             continue  # 'bathe', 'Sofia': the article is a word's end (checked here: a \b costs more)
         name, head = m.groups()
         start, end = m.start(1), m.end()
