@@ -1,7 +1,8 @@
 """Profile entity extraction on the first N corpus abstracts: cProfile's top functions by
-internal and by cumulative time, and each rule's share of the rule loop.
+internal and by cumulative time, the CPU time of each stage of one abstract's extraction, and
+each rule's share of the rule loop.
 
-    .venv/bin/python benchmarks/extraction/profile_speed.py [--limit 5000] [--top 40]
+    .venv/bin/python benchmarks/extraction/profile_speed.py [--limit 5000] [--top 40] [--rules-only]
 """
 
 from __future__ import annotations
@@ -17,8 +18,60 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from corpus_snapshot import DEFAULT_CORPUS, corpus_papers
 
+from pipeline.lib.extract import MAX_RESULTS, extract_all
 from pipeline.lib.extract import extract as extract_module
-from pipeline.lib.extract import extract_all
+from pipeline.lib.extract.abbreviations import find_abbreviations
+from pipeline.lib.extract.emit import emit
+from pipeline.lib.extract.lexicons import load_lexicon
+from pipeline.lib.extract.links import find_links
+from pipeline.lib.extract.proposed import find_cues
+from pipeline.lib.extract.results import MentionSpan, find_results
+from pipeline.lib.extract.state import MAX_DEFINITIONS, PaperState
+
+
+def stage_times(texts: list[str]) -> dict[str, float]:
+    """CPU seconds of each stage of extract_entities and of find_results over the texts, run as
+    _extract_chunk runs them (the lexicon pass and the cues once more, on their own)."""
+    lexicon = load_lexicon()
+    totals = dict.fromkeys(("links", "abbreviations", "state", "rules", "emit", "results"), 0.0)
+    alone = {"(lexicon pass)": 0.0, "(cues)": 0.0}
+    clock = time.process_time
+    for text in texts:
+        started = clock()
+        links = find_links(text)
+        found_links = clock()
+        abbreviations = find_abbreviations(text, limit=MAX_DEFINITIONS + 1)[:MAX_DEFINITIONS]
+        found_abbreviations = clock()
+        paper = PaperState(text, lexicon, links, abbreviations)
+        made_state = clock()
+        for rule in extract_module._RUN_ORDER:
+            paper.rule = rule.name
+            rule.apply(paper)
+        ran_rules = clock()
+        mentions, _ = emit(paper)
+        emitted = clock()
+        spans = [MentionSpan(m.start, m.end, m.entity_type, m.name) for m in mentions]
+        find_results(text, spans, limit=MAX_RESULTS + 1)
+        found_results = clock()
+        for name, seconds in zip(
+            totals,
+            (
+                found_links - started,
+                found_abbreviations - found_links,
+                made_state - found_abbreviations,
+                ran_rules - made_state,
+                emitted - ran_rules,
+                found_results - emitted,
+            ),
+            strict=True,
+        ):
+            totals[name] += seconds
+        _, cue_hits = lexicon.find(text)
+        passed = clock()
+        find_cues(text, cue_hits)
+        alone["(lexicon pass)"] += passed - found_results
+        alone["(cues)"] += clock() - passed
+    return totals | alone
 
 
 def rule_times(papers) -> dict[str, float]:
@@ -63,6 +116,13 @@ def main() -> int:
         stats = pstats.Stats(profiler)
         stats.sort_stats("tottime").print_stats(args.top)
         stats.sort_stats("cumulative").print_stats(args.top)
+
+    texts = papers["abstract_clean"].to_list()
+    stages = stage_times(texts)
+    whole = sum(seconds for name, seconds in stages.items() if not name.startswith("("))
+    print(f"stages: {1000 * whole / len(texts):.3f} CPU ms per abstract (no profiler)")
+    for name, seconds in stages.items():
+        print(f"  {name:32} {1000 * seconds / len(texts):6.3f} ms  {100 * seconds / whole:5.1f} %")
 
     totals = rule_times(papers)
     whole = sum(totals.values())
