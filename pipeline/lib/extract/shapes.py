@@ -119,6 +119,12 @@ def name_before(text: str, start: int, end: int) -> re.Match[str] | None:
     return _NAME_BEFORE.search(text, start, end)
 
 
+def says_new(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] holds 'novel ' or 'new ': what every pattern of a new kind of thing
+    ('a novel framework, X') holds, told by two string searches instead of the pattern's scan."""
+    return text.find("novel ", start, end) != -1 or text.find("new ", start, end) != -1
+
+
 _LIST_ITEM = re.compile(
     rf"(?:[A-Z0-9]{NAME_WORD}|[a-z]+[A-Z]{NAME_WORD})"
     rf"(?: (?!(?:Our|We|The|This|In)\b)[A-Z0-9]{NAME_WORD}){{0,3}}"
