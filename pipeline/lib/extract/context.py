@@ -12,12 +12,12 @@ from pipeline.lib.extract.shapes import (
     ADJECTIVE_SUFFIX_PATTERN,
     COINED,
     LIST_JOIN,
-    NAME_WORD,
     SIZE_TAG,
     at_sentence_start,
     is_name_shape,
     list_items,
     listed_name,
+    name_before,
 )
 from pipeline.lib.extract.state import PaperState
 from pipeline.lib.extract.vocabulary import (
@@ -58,13 +58,6 @@ _OTHER_VERSION = re.compile(r"/(\d+(?:\.\d+)?)(?![\w.%])")
 # A version may end a sentence ('we prompt Grok 3.'); not a number's first part ('2.5'), nor a
 # factor ('FooNet 2.5 times faster').
 _VERSION = re.compile(r" ((?:[VR]|v)?\d+(?:\.\d+)?)(?:/((?:[VR]|v)?\d+(?:\.\d+)?))?(?![\w%]|\.\w| times\b)")
-
-
-# The name before a dataset head word, read backwards: 'the LVIS', 'on the Open Graph'.
-_NAME_BEFORE = re.compile(
-    rf"((?:[A-Z]{NAME_WORD}|[\w+-]*[a-zA-Z][\w+-]*(?:[a-zA-Z]\d|\d[a-zA-Z]){NAME_WORD})"
-    rf"(?: [A-Z0-9]{NAME_WORD}){{0,3}}) $"
-)
 
 
 # A measured quantity and its value: 'achieving a semantic IoU of 82.4'.
@@ -265,8 +258,10 @@ def add_named_algorithms(paper: PaperState) -> None:
 # A name after an article names the thing after it: 'the Ising model', 'the Kullback-Leibler
 # distance', 'the Wizard of Oz technique'. Only one word or a hyphenated pair of names, and not
 # an adjective made from a name ('a Bayesian approach', 'the Riemannian metric'): those are kinds.
+# Found from the name's capital, the article looked back for ('the ', 'an ', 'a '): re then skips
+# from capital to capital instead of trying the article at every 't' and 'a'.
 _NAME_THEN_HEAD = re.compile(
-    r"(?:the|an?) ([A-Z][a-z]+(?:[-–][A-Z][a-z]+| of [A-Z][a-z]+)?) ("
+    r"([A-Z](?:(?<=the [A-Z])|(?<=an [A-Z])|(?<=a [A-Z]))[a-z]+(?:[-–][A-Z][a-z]+| of [A-Z][a-z]+)?) ("
     + "|".join(sorted(NAMED_HEADS, key=len, reverse=True))
     + r")\b"
 )
@@ -275,7 +270,11 @@ _NAME_THEN_HEAD = re.compile(
 def add_named_heads(paper: PaperState) -> None:
     text = paper.text
     for m in _NAME_THEN_HEAD.finditer(text):
-        if m.start() and text[m.start() - 1].isalnum():
+        capital = m.start()  # the article before it is the one the look back found
+        article = capital - (
+            4 if text.startswith("the ", capital - 4) else 3 if text.startswith("an ", capital - 3) else 2
+        )
+        if article and text[article - 1].isalnum():
             continue  # 'bathe', 'Sofia': the article is a word's end (checked here: a \b costs more)
         name, head = m.groups()
         start, end = m.start(1), m.end()
@@ -379,7 +378,7 @@ def add_cue_context(paper: PaperState) -> None:
         reach = max(0, hit.start - 60)
         words_before = text[reach : hit.start].rsplit(" ", 5)
         reach += len(words_before[0]) + 1 if len(words_before) == 6 else 0
-        m = _NAME_BEFORE.search(text, reach, hit.start)
+        m = name_before(text, reach, hit.start)
         if m is None:
             continue
         words = m.group(1).split()

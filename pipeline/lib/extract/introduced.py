@@ -19,6 +19,7 @@ from pipeline.lib.extract.shapes import (
     at_sentence_start,
     introduced_type,
     plain_capitalised,
+    says_new,
 )
 from pipeline.lib.extract.state import PaperState
 from pipeline.lib.extract.vocabulary import (
@@ -208,7 +209,10 @@ def add_renamed_kinds(paper: PaperState) -> None:
     clause, a lower-case phrase apposed to a new kind of thing and ending in the same noun names it."""
     text, cues = paper.text, paper.cues
     for (window_start, window_end), verb in zip(cues.windows, cues.window_words, strict=True):
-        for m in _RENAMED_KIND.finditer(text, window_start, min(len(text), window_end + 80)):
+        reach = min(len(text), window_end + 80)
+        if not says_new(text, window_start, reach):
+            continue  # as in most windows
+        for m in _RENAMED_KIND.finditer(text, window_start, reach):
             start, end = m.span("name")
             if m.start() >= window_end or (start, end) in paper.covered or paper.is_topic(m.group("name")):
                 continue

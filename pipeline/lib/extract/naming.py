@@ -21,6 +21,7 @@ from pipeline.lib.extract.shapes import (
     is_name_shape,
     long_form_type,
     plain_capitalised,
+    says_new,
 )
 from pipeline.lib.extract.state import PaperState, SpanIndex
 from pipeline.lib.extract.vocabulary import (
@@ -159,13 +160,16 @@ _NAME_AFTER_KIND = re.compile(
     rf"\b(?:{alternation(NAMING_KIND_NOUNS)})(?:,? |—(?:the )?)"
     r"([A-Z][\w+-]*[A-Za-z0-9+](?: [A-Z][\w+-]*[A-Za-z0-9+]){0,3})"
 )
+_CAPITAL = re.compile(r"[A-Z]")
 
 
 def add_named_after_kind(paper: PaperState) -> None:
     """In a proposal clause, a capitalised name written right after the kind of thing it is."""
     text, cues = paper.text, paper.cues
     for (window_start, window_end), verb in zip(cues.windows, cues.window_words, strict=True):
-        for m in _NAME_AFTER_KIND.finditer(text, window_start, window_end):
+        # Every name it finds opens with a capital, which many windows lack.
+        has_capital = _CAPITAL.search(text, window_start, window_end) is not None
+        for m in _NAME_AFTER_KIND.finditer(text, window_start, window_end) if has_capital else ():
             name = m.group(1)
             start, end = m.span(1)
             closing = text[end : end + 1]
@@ -180,7 +184,8 @@ def add_named_after_kind(paper: PaperState) -> None:
             entity = paper.add(name, introduced_type(text, window_start, start, end), (start, end))
             if entity is not None:
                 paper.propose(entity, verb)
-        for m in _LOWER_NAME_AFTER_NEW_KIND.finditer(text, window_start, window_end):
+        says_new_kind = says_new(text, window_start, window_end)
+        for m in _LOWER_NAME_AFTER_NEW_KIND.finditer(text, window_start, window_end) if says_new_kind else ():
             # 'we propose a novel framework, selfmem, which': a coined word set off after a new kind.
             start, end = m.span(1)
             if m[1] in FUNCTION_WORDS or paper.lexicon.lookup(m[1]) is not None:

@@ -546,8 +546,10 @@ def _variant_spans(text: str, form: str) -> Iterator[tuple[int, int]]:
             yield start, variant.end()
 
 
+# '[Ww](?<=\b[Ww])' rather than '\b[Ww]': a pattern that opens with a character class lets re skip
+# to the next W or w instead of trying every position.
 _TRAINED_MODEL = re.compile(
-    r"\b[Ww]e (?:\w+ly )?(?:train|pre-?train|fine-tune|build|develop|obtain)\w* (?:a|an|our) "
+    r"[Ww](?<=\b[Ww])e (?:\w+ly )?(?:train|pre-?train|fine-tune|build|develop|obtain)\w* (?:a|an|our) "
     rf"([A-Z][\w+-]*[A-Za-z0-9+]) (?:{alternation(TRAINED_KIND_NOUNS)})\b"
 )
 

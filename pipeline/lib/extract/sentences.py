@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterator
 
 _LOOSE_END = re.compile(r"[.!?]\s+(?=\S)")
 # A full stop that ends an abbreviation, not a sentence: 'e.g. ', 'et al. ', 'vs. '.
@@ -37,10 +38,24 @@ def sentence_starts(text: str, *, loose: bool) -> list[int]:
     if not loose:
         return [0, *(boundary.end() for boundary in _STRICT_END.finditer(text))]
     starts = [0]
-    for m in _LOOSE_END.finditer(text):
+    for m in _loose_ends(text):
         if not _ABBREVIATION_DOT.search(text, max(0, m.start() - 8), m.start() + 1):
             starts.append(m.end())
     return starts
+
+
+def _loose_ends(text: str) -> Iterator[re.Match[str]]:
+    """_LOOSE_END's matches. In a text with no '!' or '?' (most abstracts) each one is a match at a
+    full stop, found by str.find, several times faster than re's scan of every character for the
+    three; no match holds a full stop but its first character, so none is missed."""
+    if "!" in text or "?" in text:
+        yield from _LOOSE_END.finditer(text)
+        return
+    stop = text.find(".")
+    while stop != -1:
+        if (m := _LOOSE_END.match(text, stop)) is not None:
+            yield m
+        stop = text.find(".", stop + 1)
 
 
 def split_sentences(text: str, *, loose: bool = False) -> list[tuple[int, int]]:

@@ -102,6 +102,29 @@ _PLAIN_CAPITALISED = re.compile(r"[A-Z][^\WA-Z0-9_]*(?:[-'’.][^\WA-Z0-9_]*)*")
 NAME_WORD = r"(?:[\w+'’-]|\.(?=\w))*"
 
 
+# The name before a dataset head word, read backwards: 'the LVIS', 'on the Open Graph'.
+_NAME_BEFORE = re.compile(
+    rf"((?:[A-Z]{NAME_WORD}|[\w+-]*[a-zA-Z][\w+-]*(?:[a-zA-Z]\d|\d[a-zA-Z]){NAME_WORD})"
+    rf"(?: [A-Z0-9]{NAME_WORD}){{0,3}}) $"
+)
+# Every name _NAME_BEFORE finds holds a capital or a digit.
+_NAME_MARK = re.compile(r"[A-Z\d]")
+
+
+def name_before(text: str, start: int, end: int) -> re.Match[str] | None:
+    """_NAME_BEFORE's match in text[start:end]. Its search tries every start and backtracks over
+    each word, many times the cost of a look for a capital or digit, which most windows lack."""
+    if _NAME_MARK.search(text, start, end) is None:
+        return None
+    return _NAME_BEFORE.search(text, start, end)
+
+
+def says_new(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] holds 'novel ' or 'new ': what every pattern of a new kind of thing
+    ('a novel framework, X') holds, told by two string searches instead of the pattern's scan."""
+    return text.find("novel ", start, end) != -1 or text.find("new ", start, end) != -1
+
+
 _LIST_ITEM = re.compile(
     rf"(?:[A-Z0-9]{NAME_WORD}|[a-z]+[A-Z]{NAME_WORD})"
     rf"(?: (?!(?:Our|We|The|This|In)\b)[A-Z0-9]{NAME_WORD}){{0,3}}"

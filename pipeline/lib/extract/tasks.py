@@ -94,7 +94,10 @@ _MEANS = re.compile(
     r"|procedures?|schemes?|strateg(?:y|ies))\b"
 )
 _PART = re.compile(r"[-–/]")
-_NAMED_HEAD = re.compile(rf"(?<![\w-])(?:{alternation(NAMED_TASK_HEADS)})\b(?!-)")
+# Not after a word character or a hyphen: checked on each match (_named_heads), as a look back
+# opening the pattern would make re try it at every position. A head holds only letters and
+# hyphens, so no match the look back would allow starts inside one refused.
+_NAMED_HEAD = re.compile(rf"(?:{alternation(NAMED_TASK_HEADS)})\b(?!-)")
 _INNER_ABBREVIATION = re.compile(r"(?<= )\([A-Z][A-Za-z0-9-]{0,7}\) $")
 _SUBJECT = re.compile(r"\b(?:[Ww]e|[Tt]hey) $")
 _NEXT_WORD = re.compile(r" ([a-z]+)\b(?![-–])")
@@ -181,7 +184,11 @@ def _named_heads(text: str) -> Iterator[re.Match[str]]:
     is cheaper than the regex's alternation tried at every position."""
     if not any(head in text for head in NAMED_TASK_HEADS):
         return iter(())
-    return _NAMED_HEAD.finditer(text)
+    return (
+        m
+        for m in _NAMED_HEAD.finditer(text)
+        if not m.start() or not (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_-")
+    )
 
 
 def _task_span(
