@@ -9,6 +9,10 @@ section come from these commands, on the staging of the first 1M arXiv run (kept
     profile_rebuild_parts.py fusion WAREHOUSE OUT.parquet  fused_fields from the matches OUT wrote
     profile_rebuild_parts.py sign DOCUMENTS OUT_DIR [--slice N | --whole]
                                                            sign and key one file's texts; peak RSS
+    profile_rebuild_parts.py owned FILE_DIR [--whole]     a file's owned texts read slice by slice as
+                                                           the map reads them (all its texts owned),
+                                                           or held whole as the map held them before;
+                                                           peak RSS
     profile_rebuild_parts.py dedup-step WAREHOUSE OUT_DIR  the deduplicate_documents step's calls, its
                                                            outputs written as its IO manager does;
                                                            seconds and peak RSS after each part
@@ -200,13 +204,28 @@ def dedup_step(warehouse: Path, out: Path) -> None:
     print(f"step {time.perf_counter() - started:.1f} s, CPU {_cpu_s():.1f} s, peak RSS {_peak_gb():.2f} GB")
 
 
+def owned(directory: Path, whole: bool) -> None:
+    from pipeline.lib.extract import TEXT_KEY
+    from pipeline.lib.filemap import claim_texts, owned_text_slices
+
+    started = time.perf_counter()
+    keys = directory / "text_keys.parquet"
+    (owned_keys,) = claim_texts([("file", keys)], pl.DataFrame(schema={TEXT_KEY: pl.String})).values()
+    slices = owned_text_slices(directory / "documents.parquet", keys, owned_keys)
+    # --whole: every owned text at once, as the map held them before it read them in slices.
+    n_texts = pl.concat(list(slices)).height if whole else sum(texts.height for texts in slices)
+    seconds = time.perf_counter() - started
+    print(f"{n_texts:,} owned texts in {seconds:.1f} s, peak RSS {_peak_gb():.2f} GB")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("part", choices=["checks", "matches", "same", "fusion", "sign", "dedup-step"])
+    parts = ["checks", "matches", "same", "fusion", "sign", "owned", "dedup-step"]
+    parser.add_argument("part", choices=parts)
     parser.add_argument("paths", type=Path, nargs="+")
     how = parser.add_mutually_exclusive_group()
     how.add_argument("--slice", type=int, help="sign: texts per slice (default: the map's)")
-    how.add_argument("--whole", action="store_true", help="sign: every text at once")
+    how.add_argument("--whole", action="store_true", help="sign, owned: every text at once")
     args = parser.parse_args()
     if args.part == "checks":
         checks(args.paths[0])
@@ -217,6 +236,8 @@ def main() -> int:
         print("identical" if left.equals(right) else "different")
     elif args.part == "fusion":
         fusion(*args.paths[:2])
+    elif args.part == "owned":
+        owned(args.paths[0], args.whole)
     elif args.part == "dedup-step":
         dedup_step(*args.paths[:2])
     else:
