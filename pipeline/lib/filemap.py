@@ -47,10 +47,12 @@ ROWS_PREFIX = "rows_"
 # Which of the holders given to gathered_rows a text's rows came from.
 HOLDER = "holder"
 # Texts signed and keyed at once when a file is mapped (about 20 MB of abstracts): signing the 1M
-# texts of one arXiv file peaked at 2.18 GB whole, 1.94 GB in slices of 65,536, 1.34 GB of 16,384.
+# texts of one arXiv file peaked at 2.18 GB whole, 1.94 GB in slices of 65,536, 1.34 GB of 16,384
+# (0.73 GB since the file is read without pre-buffering, see parquet_files).
 SIGN_SLICE_ROWS = 16_384
-# Documents read at a time for the texts a file extracts (about 64 MB of abstracts): holding all
-# the owned texts of one 1M-record arXiv file took 2.55 GB while joining them to their keys.
+# Documents read at a time for the texts a file extracts (about 64 MB of abstracts): reading the
+# 955,278 owned texts of one 1M-record arXiv file so peaked at 0.76 GB, holding them all at 1.66 GB
+# (benchmarks/profile_rebuild_parts.py owned).
 TEXT_SLICE_ROWS = 65_536
 
 

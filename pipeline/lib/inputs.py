@@ -21,6 +21,7 @@ from pipeline.lib.parse import seed_paths
 from pipeline.lib.readers.mapping import FileMapping, load_mappings
 from pipeline.lib.readers.read import InputReader
 from pipeline.lib.schema import DOCUMENTS, INPUT_FILES, REJECTS
+from pipeline.lib.staging import temporary_path
 
 # The columns a document has when it is read, before deduplication gives it a paper.
 RAW_DOCUMENT_SCHEMA = {
@@ -77,7 +78,7 @@ def read_file(
     frames: list[pl.DataFrame] = []
     rejects: list[pl.DataFrame] = []
     writer: pq.ParquetWriter | None = None
-    partial = target.with_name(f".{target.name}.{os.getpid()}.tmp") if target else None
+    partial = temporary_path(target) if target else None
     empty = prepare(documents_frame([])) if prepare else documents_frame([])
 
     def raw_frames() -> Iterator[pl.DataFrame]:
