@@ -22,8 +22,9 @@ from pipeline.lib.filemap import (
     code_version,
     current_files,
     file_version,
+    map_in_order,
     owned_slices,
-    read_and_sign_files,
+    read_and_sign,
     stage_rows,
     staged_in,
 )
@@ -76,7 +77,7 @@ def seed_file(context: dg.AssetExecutionContext, paths: WarehousePaths, compute:
     n_bytes = sum(inspect(job.path, seeds).size or 0 for job in jobs)
     with executor_for(engine, len(jobs) + n_bytes // CHUNK_BYTES) as executor:
         # Read, clean and sign: the workers write each file's documents, signatures and text keys.
-        for key, mapped in zip(keys, read_and_sign_files(jobs, executor), strict=True):
+        for key, mapped in zip(keys, map_in_order(read_and_sign, jobs, executor), strict=True):
             parts = {"rejects": mapped.parsed.rejects, "input_file": mapped.parsed.files}
             staged[key] = {
                 **stage_partition(warehouse, context.asset_key, key, parts),

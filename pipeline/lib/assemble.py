@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from concurrent.futures import Executor
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -62,13 +61,13 @@ class PrepareJob:
     mappings: Mapping[str, FileMapping] | None = None
 
 
-def prepare_file(job: PrepareJob | Path, executor: Executor | None = None) -> ParsedSeeds:
-    """One input file read, with `abstract` and `abstract_clean` for each of its documents (its
-    batches cleaned on `executor` when given); written to the job's target when it has one."""
+def prepare_file(job: PrepareJob | Path) -> ParsedSeeds:
+    """One input file read, with `abstract` and `abstract_clean` for each of its documents; written
+    to the job's target when it has one."""
     if isinstance(job, Path):
         job = PrepareJob(job, job.parent)
     mappings = load_mappings(job.seeds_dir) if job.mappings is None else job.mappings
-    return read_file(job.path, job.seeds_dir, mappings, with_clean_text, job.target, executor)
+    return read_file(job.path, job.seeds_dir, mappings, with_clean_text, job.target)
 
 
 # The columns of the occurrences that deduplication and merging read: not the raw texts, which

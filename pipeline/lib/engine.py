@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -95,19 +94,3 @@ def on_dask_worker() -> bool:
     except ValueError:
         return False
     return True
-
-
-def map_ahead(function: Callable, items: Iterable, executor: Executor | None, ahead: int = 4) -> Iterator:
-    """function over items, results in order; on the executor (when there is one) with at most
-    `ahead` items submitted and not yet taken, so that a long stream of items (the batches of a
-    large file) is never all in memory at once."""
-    if executor is None:
-        yield from map(function, items)
-        return
-    pending: deque = deque()
-    for item in items:
-        pending.append(executor.submit(function, item))
-        if len(pending) >= ahead:
-            yield pending.popleft().result()
-    while pending:
-        yield pending.popleft().result()

@@ -104,13 +104,12 @@ class MappedFile:
     text_keys: Path
 
 
-def read_and_sign(job: PrepareJob, executor: Executor | None = None) -> MappedFile:
+def read_and_sign(job: PrepareJob) -> MappedFile:
     """Read, clean and sign one file: the documents, signatures and text keys written beside each
-    other in the directory of the job's target (which must be set). With an executor, the file's
-    batches are cleaned on it while the next ones are read here."""
+    other in the directory of the job's target (which must be set)."""
     if job.target is None:
         raise ValueError(f"{job.path}: the map writes into a staging directory; the job has no target")
-    parsed = prepare_file(job, executor)
+    parsed = prepare_file(job)
     directory = job.target.parent
     signatures = directory / f"{SIGNATURES_PART}.parquet"
     keys = directory / f"{TEXT_KEYS_PART}.parquet"
@@ -347,15 +346,6 @@ def missing_texts(papers: pl.DataFrame, held: pl.DataFrame, texts: pl.LazyFrame)
         .select(TEXT_KEY, "abstract_clean")
         .collect()
     )
-
-
-def read_and_sign_files(jobs: Sequence[PrepareJob], executor: Executor | None) -> Iterator[MappedFile]:
-    """`read_and_sign` over the jobs, results in order: several files a file per worker of the
-    executor; one file here, its batches cleaned on the executor (one large file, as the arXiv
-    snapshot is, would otherwise leave every core but one idle while it is read)."""
-    if len(jobs) == 1:
-        return iter([read_and_sign(jobs[0], executor)])
-    return map_in_order(read_and_sign, jobs, executor)
 
 
 def map_in_order(function: Callable, items: Sequence, executor: Executor | None) -> Iterator:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,7 +15,6 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pipeline.lib.engine import map_ahead
 from pipeline.lib.parse import seed_paths
 from pipeline.lib.readers.mapping import FileMapping, load_mappings
 from pipeline.lib.readers.read import InputReader
@@ -65,12 +63,10 @@ def read_file(
     mappings: dict[str, FileMapping] | None = None,
     prepare=None,
     target: Path | None = None,
-    executor: Executor | None = None,
 ) -> ParsedSeeds:
     """Read one input file. `prepare` turns each batch of raw documents into its final frame (the
-    cleaner adds abstract and abstract_clean), on `executor` when given while the next batches are
-    read here; with `target`, the documents are written there batch by batch (atomically: a
-    temporary file renamed at the end) and the result names that file."""
+    cleaner adds abstract and abstract_clean); with `target`, the documents are written there batch
+    by batch (atomically: a temporary file renamed at the end) and the result names that file."""
     seeds_dir = seeds_dir or path.parent
     reader = InputReader(
         path, path.name, seeds_dir, mappings if mappings is not None else load_mappings(seeds_dir)
@@ -80,16 +76,14 @@ def read_file(
     writer: pq.ParquetWriter | None = None
     partial = temporary_path(target) if target else None
     empty = prepare(documents_frame([])) if prepare else documents_frame([])
-
-    def raw_frames() -> Iterator[pl.DataFrame]:
+    try:
         for documents, file_rejects in reader.batches():
             if file_rejects:
                 rejects.append(rejects_frame(file_rejects))
-            if documents:
-                yield documents_frame(documents)
-
-    try:
-        for frame in map_ahead(prepare, raw_frames(), executor) if prepare else raw_frames():
+            if not documents:
+                continue
+            frame = documents_frame(documents)
+            frame = prepare(frame) if prepare else frame
             if target is None:
                 frames.append(frame)
                 continue

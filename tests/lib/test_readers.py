@@ -6,15 +6,12 @@ import gzip
 import io
 import json
 import os
-from concurrent.futures import ThreadPoolExecutor
 
 import polars as pl
 import pytest
 
-from pipeline.lib.assemble import PrepareJob, prepare_file
-from pipeline.lib.engine import local_pool, map_ahead
 from pipeline.lib.inputs import read_file, read_seeds
-from pipeline.lib.readers import fields, jsonfiles
+from pipeline.lib.readers import fields
 from pipeline.lib.readers.shapes import rebuild_inverted_index
 
 ABSTRACT = (
@@ -402,39 +399,3 @@ def test_gzipped_parquet_is_unpacked_within_the_bound(tmp_path):
         "parquet",
         "gzip",
     )
-
-
-def test_a_file_whose_batches_are_cleaned_on_an_executor_reads_as_it_does_here(tmp_path, monkeypatch):
-    monkeypatch.setattr(jsonfiles, "BATCH_RECORDS", 2)
-    lines = [
-        json.dumps({"id": f"2401.0000{n}", "title": f"Paper {n}", "abstract": f"{ABSTRACT} ${n}^2$"})
-        for n in range(7)
-    ]
-    lines.insert(3, "{not json")
-    path = tmp_path / "arxiv.jsonl"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    here = prepare_file(PrepareJob(path, tmp_path, tmp_path / "here" / "documents.parquet"))
-    # The pool a build starts: spawned processes, to which each batch and the cleaner are pickled.
-    with local_pool(2) as executor:
-        job = PrepareJob(path, tmp_path, tmp_path / "there" / "documents.parquet")
-        there = prepare_file(job, executor)
-    documents = pl.read_parquet(here.documents)
-    assert documents.height == 7 and documents["abstract_clean"].null_count() == 0
-    assert pl.read_parquet(there.documents).equals(documents)
-    assert there.rejects.equals(here.rejects) and there.rejects.height == 1
-    assert there.files.equals(here.files)
-
-
-def test_map_ahead_keeps_the_order_and_never_submits_more_than_it_is_allowed_ahead():
-    submitted, taken = [], []
-
-    class CountingExecutor(ThreadPoolExecutor):
-        def submit(self, function, *args):
-            submitted.append(args[0])
-            assert len(submitted) - len(taken) <= 3
-            return super().submit(function, *args)
-
-    with CountingExecutor(2) as executor:
-        for result in map_ahead(lambda n: n * n, range(10), executor, ahead=3):
-            taken.append(result)
-    assert taken == [n * n for n in range(10)]
