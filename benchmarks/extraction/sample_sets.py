@@ -37,6 +37,7 @@ SETS = {
     "dev-j": (60, "full"),
     "dev-k": (60, "full"),
     "results-l": (60, "results"),
+    "dev-m": (60, "full"),
 }
 RECENT = {
     ("ICML", 2024),
