@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import time
 import uuid
@@ -34,7 +35,6 @@ import pyarrow as pa
 import xxhash
 from filelock import FileLock, Timeout
 
-from pipeline.lib.parquet_files import open_parquet
 from pipeline.lib.schema import SCHEMA_VERSION, TABLES, Table
 from pipeline.lib.search import create_search_index, remember_replaced_papers, update_search_index
 from pipeline.lib.segments import (
@@ -61,8 +61,6 @@ BUILD_OWNER_NAME = ".build.owner.json"
 # last build"). They share every unchanged Parquet segment by hard links; each has its own database.
 KEEP_RELEASES = 2
 LOCK_TIMEOUT_SECONDS = 600
-# Rows loaded into the database at a time when a table is written whole: it never holds a table.
-BATCH_ROWS = 100_000
 DUCKDB_MEMORY_ENV = "PAPERS_DUCKDB_MEMORY_LIMIT"
 # DuckDB would take 80% of RAM; loading the tables and building the index spill to disk instead.
 # 1.5 GB, not 2: at a million papers the step then peaks 0.3 GB lower, within a 4 GB build.
@@ -177,12 +175,11 @@ def _connect(path: Path) -> duckdb.DuckDBPyConnection:
     return con
 
 
-def _dataset_reader(directory: Path) -> pa.RecordBatchReader:
-    """The table's segments read batch by batch, in order. Streamed from open files: DuckDB's
-    read_parquet would take the path as a glob."""
-    files = [open_parquet(path) for path in sorted(directory.glob(SEGMENT_PATTERN))]
-    batches = (batch for file in files for batch in file.iter_batches(batch_size=BATCH_ROWS))
-    return pa.RecordBatchReader.from_batches(files[0].schema_arrow, batches)
+def _literal_paths(directory: Path) -> list[str]:
+    """The table's segments in order, each written so that DuckDB's reader takes it as it is: the
+    reader expands `*`, `?` and `[` in a path as a glob, and a character class holding one of
+    them matches it alone."""
+    return [re.sub(r"([*?\[])", r"[\1]", str(path)) for path in sorted(directory.glob(SEGMENT_PATTERN))]
 
 
 def write_database(path: Path, parquet_dirs: Mapping[str, Path], previous: Path | None = None) -> None:
@@ -193,9 +190,10 @@ def write_database(path: Path, parquet_dirs: Mapping[str, Path], previous: Path 
     try:
         for name, directory in parquet_dirs.items():
             table = TABLES[name]
-            con.register("staged_table", _dataset_reader(directory))
-            con.execute(f"CREATE TABLE {name} AS SELECT * FROM staged_table")
-            con.unregister("staged_table")
+            con.execute(
+                f"CREATE TABLE {name} AS SELECT * FROM read_parquet($files)",
+                {"files": _literal_paths(directory)},
+            )
             con.execute(f"COMMENT ON TABLE {name} IS {_sql_literal(table.description)}")
             for column in table.columns:
                 con.execute(f'COMMENT ON COLUMN {name}."{column.name}" IS {_sql_literal(column.description)}')
