@@ -3,7 +3,7 @@
 import polars as pl
 
 from pipeline.lib.extract import extract_all
-from pipeline.lib.extract.knowledge import EVIDENCE, MAX_PROPOSERS
+from pipeline.lib.extract.knowledge import EVIDENCE, MAX_PROPOSERS, _merged_order
 
 
 def mentions_of(texts: dict[str, str]) -> pl.DataFrame:
@@ -45,3 +45,30 @@ def test_words_joined_by_hyphens_are_no_name():
         }
     )
     assert found.filter(pl.col("evidence") == EVIDENCE).is_empty()
+
+
+def test_added_mentions_join_their_papers_rows_in_text_order():
+    mentions = pl.DataFrame(
+        # A paper's rows come together, but the order holds them together even if they did not.
+        {"paper_id": ["b", "b", "a", "c", "c", "b"], "start": [40, 5, 9, 1, 30, 60]},
+        schema={"paper_id": pl.String, "start": pl.Int32},
+    )
+    added = pl.DataFrame(
+        {"paper_id": ["c", "new", "b", "other", "new"], "start": [20, 3, 7, 0, 1]},
+        schema={"paper_id": pl.String, "start": pl.Int32},
+    )
+    merged = pl.concat([mentions, added])
+    # Papers in the order they first appear, each paper's rows by start.
+    assert merged[_merged_order(mentions, added)].rows() == [
+        ("b", 5),
+        ("b", 7),
+        ("b", 40),
+        ("b", 60),
+        ("a", 9),
+        ("c", 1),
+        ("c", 20),
+        ("c", 30),
+        ("new", 1),
+        ("new", 3),
+        ("other", 0),
+    ]

@@ -123,23 +123,51 @@ def apply_corpus_names(mentions: pl.DataFrame, texts: pl.LazyFrame) -> pl.DataFr
         pl.col("name").map_elements(normalise_name, return_dtype=pl.String).alias("name_key"),
         pl.lit(normalise_name(None)).alias("expansion_key"),
     )
-    # Each paper's mentions stay together, in the papers' order and in text order within a paper.
-    merged = pl.concat([mentions, rows.select(mentions.columns)])
-    rank = merged.select("paper_id").unique(maintain_order=True).with_row_index("_rank")
     # Ordered on the key columns alone, then the rows copied in that order a column at a time.
-    order = (
-        merged.select("paper_id", "start")
-        .with_row_index("_row")
-        .join(rank, on="paper_id", maintain_order="left")
-        .sort("_rank", "start", maintain_order=True)
-        .get_column("_row")
-    )
+    order = _merged_order(mentions, rows)
+    merged = pl.concat([mentions, rows.select(mentions.columns)])
     del mentions  # `merged` holds their columns: each is let go once it is copied in order
     columns = []
     for name in merged.columns:
         columns.append(merged.get_column(name).gather(order))
         merged = merged.drop(name)
     return pl.DataFrame(columns)
+
+
+def _merged_order(mentions: pl.DataFrame, added: pl.DataFrame) -> pl.Series:
+    """The row order of `mentions` followed by `added` in which each paper's rows stay together, the
+    papers in the order they first appear and a paper's rows in text order.
+
+    The mentions come in runs of one paper's rows (one run per paper, as `assemble` makes them), so
+    papers are ranked by their first run and only the runs' paper ids are hashed, not every
+    mention's; an added row takes its paper's rank, or a rank after all of theirs when the mentions
+    lack its paper."""
+    new_run = pl.col("paper_id").ne_missing(pl.col("paper_id").shift())
+    runs = (
+        mentions.select("paper_id")
+        .filter(new_run)
+        .with_row_index("_run")
+        .select("paper_id", pl.col("_run").cast(pl.Int64).min().over("paper_id").alias("_rank"))
+    )
+    run_of_row = mentions.select(new_run.cum_sum().cast(pl.Int64) - 1).to_series()
+    ranked = mentions.select(runs["_rank"].gather(run_of_row).alias("_rank"), "start")
+    papers = runs.unique("paper_id", keep="first", maintain_order=True)
+    new_papers = (
+        added.select("paper_id")
+        .unique(maintain_order=True)
+        .join(papers, on="paper_id", how="anti")
+        .with_row_index("_rank", offset=runs.height)
+        .select("paper_id", pl.col("_rank").cast(pl.Int64))
+    )
+    added_ranks = added.select("paper_id", "start").join(
+        pl.concat([papers, new_papers]), on="paper_id", how="left", maintain_order="left"
+    )
+    return (
+        pl.concat([ranked, added_ranks.select("_rank", "start")])
+        .with_row_index("_row")
+        .sort("_rank", "start", maintain_order=True)
+        .get_column("_row")
+    )
 
 
 def _occurrences(texts: pl.LazyFrame, names: pl.DataFrame) -> pl.DataFrame:
