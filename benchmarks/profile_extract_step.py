@@ -5,21 +5,34 @@ seconds, resident memory after each phase and its peak within it, and the size o
 
 It reads `<WAREHOUSE_DIR>/.staging/` (every file's map, `canonical_papers`) as `extract_entities`
 does, without Dagster, so that a phase's memory shows without the other processes of a build.
+Inside `assemble`, the calls it makes are timed too (indented, each with the peak sampled in it).
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
 import psutil
 from memory import MemorySampler
 
+import pipeline.lib.extract as extraction
+import pipeline.lib.extract.knowledge as knowledge
 from pipeline.lib.extract import TEXT_KEY, TextRows, assemble
 from pipeline.lib.filemap import gathered_rows, missing_texts, staged_in
 from pipeline.lib.staging import Staging
+
+INNER_CALLS = (
+    (knowledge, "corpus_names"),
+    (knowledge, "_occurrences"),
+    (knowledge, "_uncovered"),
+    (extraction, "apply_corpus_names"),
+    (extraction, "resolve"),
+    (extraction, "_paper_annotations"),
+)
 
 
 class Phases:
@@ -29,6 +42,19 @@ class Phases:
         self.memory = memory
         self.process = psutil.Process()
         self.started = time.time()
+
+    def timed(self, label: str, function: Callable) -> Callable:
+        """`function`, printing the seconds and the peak RSS of each call as it returns."""
+
+        def wrapped(*args, **kwargs):
+            started = time.time()
+            result = function(*args, **kwargs)
+            ended = time.time()
+            peak = max(self.process.memory_info().rss, self.memory.peak(started, ended)[0])
+            print(f"    {label:<20} {ended - started:7.1f} s   peak {peak / 1e9:5.2f} GB", flush=True)
+            return result
+
+        return wrapped
 
     def done(self, label: str) -> None:
         ended = time.time()
@@ -49,7 +75,11 @@ def main() -> None:
     parser.add_argument("warehouse", type=Path)
     staging = Staging(parser.parse_args().warehouse)
     with MemorySampler() as memory:
-        _profile(staging, Phases(memory))
+        phases = Phases(memory)
+        # The calls assemble makes, by the names it calls them by.
+        for owner, name in INNER_CALLS:
+            setattr(owner, name, phases.timed(name, getattr(owner, name)))
+        _profile(staging, phases)
 
 
 def _profile(staging: Staging, phases: Phases) -> None:
