@@ -63,8 +63,9 @@ KEEP_RELEASES = 2
 LOCK_TIMEOUT_SECONDS = 600
 DUCKDB_MEMORY_ENV = "PAPERS_DUCKDB_MEMORY_LIMIT"
 # DuckDB would take 80% of RAM; loading the tables and building the index spill to disk instead.
-# 1.5 GB, not 2: at a million papers the step then peaks 0.3 GB lower, within a 4 GB build.
-DEFAULT_DUCKDB_MEMORY = "1.5GB"
+# 1 GB, not 1.5: at a million papers the search index then peaks 0.5 GB lower, in no more time
+# (benchmarks/profile_publish.py, benchmarks/README.md).
+DEFAULT_DUCKDB_MEMORY = "1GB"
 DIGEST_ALGORITHM = "xxh3_128"
 DIGEST_CHUNK_BYTES = 8 * 2**20
 
