@@ -4,7 +4,7 @@ and the function that applies it."""
 
 from __future__ import annotations
 
-from pipeline.lib.extract import context, evaluated, measures
+from pipeline.lib.extract import beaten, context, evaluated, measures
 from pipeline.lib.extract.rule import Rule
 from pipeline.lib.extract.rule import make_rule as _rule
 
@@ -151,7 +151,7 @@ MEASURE_RULES: tuple[Rule, ...] = (
             *("BEATING_VERBS", "COMPARING_ADJECTIVES", "METRIC_HEADS", "MEASURE_HEADS"),
             *("SETTING_NOUNS", "NUMBER_FORMATS"),
         ),
-        measures.add_beaten_in_measures,
+        beaten.add_beaten_in_measures,
         ("It surpasses existing models in speed.", [("speed", "metric")]),
         (
             "It outperforms both baselines in accuracy and decoding latency.",
