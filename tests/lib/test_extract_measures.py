@@ -26,6 +26,11 @@ def metrics(text: str) -> set[str]:
         ("It offers a trade-off between accuracy and throughput.", {"accuracy", "throughput"}),
         ("It serves 4× more request rates than before.", {"request rates"}),
         ("It is better in terms of both mesh topology and runtime.", {"runtime"}),
+        ("It cuts training and inference costs by 30%.", {"training and inference costs"}),
+        ("It reduces the number of parameters by 80%.", {"number of parameters"}),
+        ("The compression reduces model size by 75%.", {"model size"}),
+        ("It reduces closed-domain hallucination effectively by 58.3%.", {"closed-domain hallucination"}),
+        ("It can reduce the training time of FooNets by 8%.", {"training time"}),
     ],
 )
 def test_cued_measures(text, expected):
