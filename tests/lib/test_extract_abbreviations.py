@@ -50,6 +50,18 @@ def test_a_name_and_its_plain_number_is_no_short_form():
     ]
 
 
+def test_a_long_form_does_not_start_inside_a_closed_parenthesis():
+    assert pairs("off-policy evaluation (OPE) and learning (OPL) in large action spaces") == [
+        ("OPE", "off-policy evaluation")
+    ]
+    assert pairs("a strong (epsilon, delta)-Differential Privacy (DP) guarantee") == [
+        ("DP", "Differential Privacy")
+    ]
+    assert pairs("global average (first-order) pooling (GAP) is used") == [
+        ("GAP", "global average (first-order) pooling")
+    ]
+
+
 def test_lower_case_letters_opening_a_short_form():
     assert pairs("the predictive normalized maximum likelihood (pNML) distribution") == [
         ("pNML", "predictive normalized maximum likelihood")

@@ -355,6 +355,17 @@ def _long_then_short(text: str, paren: re.Match[str], short: str) -> Abbreviatio
     if start is None:
         return None
     long_start = offset + start
+    closed = _unopened_close(text, long_start, before_end)
+    if closed is not None:
+        # The match starts inside a parenthesis closed before the short form ('OPE) and learning
+        # (OPL)'): the long form, if any, is after it.
+        while closed < before_end and text[closed] in " -–":
+            closed += 1
+        offset, window = closed, text[closed:before_end]
+        start = _long_form_start(short, window)
+        if start is None:
+            return None
+        long_start = offset + start
     numbered = _NUMBER_TAG.search(short)
     if numbered is not None and numbered.group(1) not in text[long_start:before_end]:
         return None  # a name and its number, not an abbreviation: 'neural networks (ResNet-56)'
@@ -369,6 +380,21 @@ def _long_then_short(text: str, paren: re.Match[str], short: str) -> Abbreviatio
         long_start,
         before_end,
     )
+
+
+def _unopened_close(text: str, start: int, end: int) -> int | None:
+    """The position after the last ')' in [start, end) that no '(' there opens, or None."""
+    if ")" not in text[start:end]:
+        return None
+    depth, after = 0, None
+    for i in range(start, end):
+        if text[i] == "(":
+            depth += 1
+        elif text[i] == ")":
+            depth -= 1
+            if depth < 0:
+                depth, after = 0, i + 1
+    return after
 
 
 def _spelled_out_numeral(text: str, paren: re.Match[str], short: str) -> Abbreviation | None:
