@@ -31,6 +31,7 @@ def metrics(text: str) -> set[str]:
         ("The compression reduces model size by 75%.", {"model size"}),
         ("It reduces closed-domain hallucination effectively by 58.3%.", {"closed-domain hallucination"}),
         ("It can reduce the training time of FooNets by 8%.", {"training time"}),
+        ("It brings 20× energy savings and a 38% BitOPs reduction.", {"energy savings", "BitOPs"}),
     ],
 )
 def test_cued_measures(text, expected):

@@ -455,6 +455,10 @@ _OPERATIONS_COUNTED = re.compile(
     r"(?:[GMT]?FLOPs?|[GM]?MACs|(?:Bit|[GMT])?OPs)(?=\s*(?:[,.;:)]|$)|\s(?![A-Z]))"
 )
 _VALUED_CHANGE_AFTER = re.compile(rf"\s{_CHANGE_NOUN}(?=[\s,.;:)]|$)")
+# Savings name a measure with what is saved, as a cued measure does ('memory savings',
+# SECOND_MEASURE_HEADS); a reduction or a gain is a change in the measure before it ('38% BitOPs
+# reduction' is BitOPs).
+_SAVINGS_AFTER = re.compile(r"\ssavings?(?=[\s,.;:)]|$)")
 # Heads that say a value is a setting, a share or a change, not what it measures.
 _NOT_VALUED_HEADS = frozenset(
     (
@@ -493,6 +497,8 @@ def add_valued_measures(paper: PaperState) -> None:
             span = _measure_in(text, _LEAD.match(text, value_in.end()).end())
         else:
             span = _valued_phrase(text, end + 1, _VALUED_CHANGE_AFTER)
+            if span is not None and (saved := _SAVINGS_AFTER.match(text, span[1])) is not None:
+                span = (span[0], saved.end())  # what is saved is named with it: '20× energy savings'
             if span is None and (count := _OPERATIONS_COUNTED.match(text, end + 1)) is not None:
                 span = count.span()
         # A measure found inside the phrase, not at its end, is what the value is of: '2.3× lower
