@@ -32,6 +32,7 @@ def metrics(text: str) -> set[str]:
         ("It reduces closed-domain hallucination effectively by 58.3%.", {"closed-domain hallucination"}),
         ("It can reduce the training time of FooNets by 8%.", {"training time"}),
         ("It brings 20× energy savings and a 38% BitOPs reduction.", {"energy savings", "BitOPs"}),
+        ("It achieves excellent accuracy and a substantial speedup.", {"accuracy", "speedup"}),
     ],
 )
 def test_cued_measures(text, expected):

@@ -90,6 +90,11 @@ MEASURE_RULES: tuple[Rule, ...] = (
         ("It gives higher quality and better sample quality.", [("sample quality", "metric")], ("quality",)),
         ("It achieves bounded regret and optimal cost.", [("regret", "metric")], ("bounded regret", "cost")),
         ("It achieves the highest recall and small regret.", [("recall", "metric"), ("regret", "metric")]),
+        (
+            "It achieves a substantial speedup and favorable regret.",
+            [("speedup", "metric"), ("regret", "metric")],
+            ("substantial speedup", "favorable regret"),
+        ),
         ("We achieve zero test error, retaining recall.", [("test error", "metric"), ("recall", "metric")]),
         ("We prove a lower bound on the decoding error rate.", [("decoding error rate", "metric")]),
         ("It is faster without sacrificing throughput.", [("throughput", "metric")]),

@@ -184,6 +184,11 @@ METRIC_FILLERS = (
     *("better", "strong", "state-of-the-art", "same", "similar"),
     # How much of it is given up: 'while sacrificing little accuracy', 'too much accuracy'.
     *("little", "marginal", "too much", "much"),
+    # How good or how large it is, not what it measures: 'substantial speedups', 'favorable regret',
+    # 'the resulting excess risk', 'excellent accuracy'.
+    *("substantial", "significant", "considerable", "dramatic", "notable", "remarkable", "impressive"),
+    *("excellent", "favorable", "favourable", "promising", "satisfactory", "modest", "resulting"),
+    *("required", "enhanced", "increased", "large", "small", "minimal", "tremendous", "huge"),
 )
 
 # Words that say how a bound grows or how good or how much it is, not what it bounds: 'achieves
