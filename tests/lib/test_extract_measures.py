@@ -33,6 +33,7 @@ def metrics(text: str) -> set[str]:
         ("It can reduce the training time of FooNets by 8%.", {"training time"}),
         ("It brings 20× energy savings and a 38% BitOPs reduction.", {"energy savings", "BitOPs"}),
         ("It achieves excellent accuracy and a substantial speedup.", {"accuracy", "speedup"}),
+        ("It reaches a good balance between accuracy and latency.", {"accuracy", "latency"}),
     ],
 )
 def test_cued_measures(text, expected):

@@ -69,6 +69,11 @@ MEASURE_RULES: tuple[Rule, ...] = (
         ("It reduces the cost of labels.", [], ("cost",)),
         ("It lowers the communication costs of training.", [("communication costs", "metric")]),
         ("We see a trade-off between recall and serving latency.", [("serving latency", "metric")]),
+        (
+            "It achieves a better balance between accuracy and latency over time.",
+            [("accuracy", "metric"), ("latency", "metric")],
+            ("balance between accuracy", "over time"),
+        ),
         ("It wins in terms of mesh topology and serving latency.", [("serving latency", "metric")]),
         (
             "It wins in terms of robustness and diversity.",

@@ -379,14 +379,19 @@ def _may_be_counted(word: str) -> bool:
 def _may_be_in_measure(word: str) -> bool:
     # A cue word starts a measure of its own ('higher accuracy and lower latency'); an adverb
     # qualifies the cue ('significantly lower latency'); a factor is a value ('achieve 26x
-    # compression rate').
+    # compression rate'); a preposition puts the measure after it ('a balance between accuracy
+    # and ...', 'over time').
     return not (
         word in FUNCTION_WORDS
         or word in TASK_WORD_STOPS
         or word in MEASURE_CUES
+        or word in _NOT_IN_MEASURE
         or word.endswith("ly")
         or (word[0].isdigit() and word.endswith("x"))
     )
+
+
+_NOT_IN_MEASURE = frozenset(PREPOSITIONS) | frozenset(("vs", "versus", "regarding"))
 
 
 def _continues(text: str, end: int) -> bool:

@@ -328,6 +328,7 @@ CHANGE_IN_PHRASES = (
     *("improvement in", "improvements in", "gain in", "gains in", "reduction in", "reductions in"),
     *("increase in", "increases in", "decrease in", "drop in", "drops in", "degradation in"),
     *("trade-off between", "trade-offs between", "tradeoff between", "tradeoffs between"),
+    *("balance between", "compromise between"),
 )
 # What a measure is compared or evaluated by, found by the one pass of the automaton.
 # A bound is stated on what is measured: 'a lower bound on the reconstruction error'.
