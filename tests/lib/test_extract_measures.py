@@ -44,6 +44,7 @@ def test_cued_measures(text, expected):
     "text",
     [
         "It reduces the cost of labelling.",  # a weak head alone
+        "It needs a smaller learning rate than Adam.",  # a hyperparameter, not a measure
         "It lowers time to convergence.",  # 'time' alone
         "The approach achieves state-of-the-art results.",  # no measure head
         "Training time grows with depth.",  # no cue

@@ -67,6 +67,11 @@ MEASURE_RULES: tuple[Rule, ...] = (
             [("calibration", "metric"), ("memory footprint", "metric")],
         ),
         ("It reduces the cost of labels.", [], ("cost",)),
+        (
+            "It trains with larger learning rates and a lower mask ratio.",
+            [],
+            ("learning rates", "mask ratio"),
+        ),
         ("It lowers the communication costs of training.", [("communication costs", "metric")]),
         ("We see a trade-off between recall and serving latency.", [("serving latency", "metric")]),
         (

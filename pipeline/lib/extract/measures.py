@@ -30,6 +30,7 @@ from pipeline.lib.extract.vocabulary import (
     DATASET_HEADS,
     FUNCTION_WORDS,
     GAINED_IN_HEADS,
+    HYPERPARAMETER_NAMES,
     MEASURE_CUES,
     MEASURE_HEADS,
     MEASURE_PHRASES,
@@ -402,6 +403,7 @@ def _continues(text: str, end: int) -> bool:
 
 
 _BOUND_RATE = re.compile(rf"(?:{alternation(BOUND_RATE_WORDS)}) ")
+_HYPERPARAMETERS = frozenset(HYPERPARAMETER_NAMES)
 
 
 def _names_alone(text: str, start: int, end: int) -> bool:
@@ -416,6 +418,8 @@ def add_measure(paper: PaperState, span: tuple[int, int]) -> None:
     start, end = span
     while (rate := _BOUND_RATE.match(paper.text, start, end)) and _names_alone(paper.text, rate.end(), end):
         start = rate.end()
+    if paper.text[start:end].lower() in _HYPERPARAMETERS:
+        return  # 'a smaller learning rate than Adam' names a setting
     inside = [(s, e) for s, e in paper.covered if s < end and start < e]
     if inside:
         holders = [e for e in paper.entities.values() if e.spans & set(inside)]

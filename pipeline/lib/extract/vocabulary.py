@@ -388,6 +388,12 @@ CUE_WORDS["measure_head"] = (*MODIFIED_MEASURE_HEADS, *TIME_HEADS, *COMPLEXITY_H
 # Nouns that end a cued measure right after its head, never a measure alone: 'less memory space',
 # 'improves memory efficiency', 'lower memory requirements'.
 SECOND_MEASURE_HEADS = ("savings", "space", "efficiency", "requirements", "requirement")
+# Hyperparameters named like measures: a setting chosen for training, never a measure of its result
+# ('a smaller learning rate than Adam', 'larger learning rates', 'a 75% mask ratio').
+HYPERPARAMETER_NAMES = (
+    *("learning rate", "learning rates", "dropout rate", "dropout rates"),
+    *("mask ratio", "mask ratios", "masking ratio", "masking ratios"),
+)
 # What an agent gains, a measure after a value and "in" ('by 12% in episodic reward'), not a
 # head anywhere else ('reward functions', 'can return').
 GAINED_IN_HEADS = ("reward", "rewards", "return", "returns")
