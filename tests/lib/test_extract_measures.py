@@ -372,3 +372,8 @@ def test_what_is_not_given_up_is_a_measure(text, expected):
 )
 def test_a_quality_in_an_evaluation_list_is_a_measure(text, expected):
     assert metrics(text) == expected
+
+
+def test_a_hyperparameter_spelled_out_for_its_acronym_is_no_entity():
+    found = extract_entities("It overfits after learning rate (LR) decay. We study LR schedules.").mentions
+    assert [m.text for m in found if m.text in ("LR", "learning rate")] == []
