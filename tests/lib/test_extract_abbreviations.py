@@ -42,6 +42,26 @@ def test_size_tag_of_a_short_form_need_not_be_spelled():
     assert pairs("we release the Street Scene Corpus (SSC-12K) for") == [("SSC-12K", "Street Scene Corpus")]
 
 
+def test_a_name_and_its_plain_number_is_no_short_form():
+    assert pairs("Results obtained using neural networks (ResNet-56) show it.") == []
+    assert pairs("It was introduced by Ahmadi et al. (ICML 2022) for clustering.") == []
+    assert pairs("We build a Generative Pre-trained Transformer 2 (GPT-2) model.") == [
+        ("GPT-2", "Generative Pre-trained Transformer 2")
+    ]
+
+
+def test_a_long_form_does_not_start_inside_a_closed_parenthesis():
+    assert pairs("off-policy evaluation (OPE) and learning (OPL) in large action spaces") == [
+        ("OPE", "off-policy evaluation")
+    ]
+    assert pairs("a strong (epsilon, delta)-Differential Privacy (DP) guarantee") == [
+        ("DP", "Differential Privacy")
+    ]
+    assert pairs("global average (first-order) pooling (GAP) is used") == [
+        ("GAP", "global average (first-order) pooling")
+    ]
+
+
 def test_lower_case_letters_opening_a_short_form():
     assert pairs("the predictive normalized maximum likelihood (pNML) distribution") == [
         ("pNML", "predictive normalized maximum likelihood")

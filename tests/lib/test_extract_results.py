@@ -292,6 +292,18 @@ def test_a_verb_of_change_names_the_measure_and_whose_it_is():
     ]
 
 
+def test_a_name_the_mentions_split_in_two_is_one_system():
+    text = "It cuts the training time of Pre-LN Transformers by 8%."
+    mentions = [
+        mention(text, "Pre-LN", "method"),
+        mention(text, "Transformers", "method"),
+        mention(text, "training time", "metric"),
+    ]
+    assert [(r.metric, r.compared_to) for r in results(text, mentions)] == [
+        ("training time", "Pre-LN Transformers")
+    ]
+
+
 def test_several_numbers_after_by_share_their_one_system():
     text = "It improves the accuracy of GPT-4o by 2.2% and 1.7% on the two splits."
     assert [r.compared_to for r in results(text, [mention(text, "GPT-4o", "model")])] == ["GPT-4o", "GPT-4o"]

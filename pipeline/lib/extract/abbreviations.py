@@ -10,7 +10,9 @@ Three patterns, all resolved against the plain text (abstract_clean):
 
 Two relaxations cover real cases: a short form whose capitals are exactly the capitals of the
 long form (``eNeRgy-GPT (NRGPT)``), and a trailing size or version tag that the long form does
-not spell out (``Region Recognition Dataset (RR-7K)``).
+not spell out (``Region Recognition Dataset (RR-7K)``); but a name and a plain number after it
+(``neural networks (ResNet-56)``, ``benchmarks (CIFAR-10)``) is no abbreviation unless the long
+form writes the number.
 """
 
 from __future__ import annotations
@@ -42,6 +44,9 @@ _APPOSITION = re.compile(r"(?<![A-Z0-9&-])[0-9&-]*+([A-Z][A-Z0-9&-]*[A-Z0-9]s?),
 # far cheaper than trying _APPOSITION at every position.
 _APPOSITION_END = re.compile(r",(?:(?<=[A-Z0-9],)|(?<=[A-Z0-9]s,)) (?:a|an|the|or) ")
 _SIZE_TAG = re.compile(r"-?\d+(?:\.\d+)?[KMBkmb]?$")
+# A plain number after a name, no size unit: a version or a variant ('ResNet-56', 'CIFAR-10', 'ICML
+# 2022'), which a long form that does not write the number does not define.
+_NUMBER_TAG = re.compile(r"[A-Za-z][- ](\d+(?:\.\d+)?)$")
 _ROMAN = re.compile(r"(?i)[ivx]+")
 _CLAUSE_BREAK = re.compile(r"[.;:!?\[\]]\s|[;:!?\[\]]|, |\. ")
 _STRONG_BREAK = re.compile(r"[.;:!?\[\]]\s|[;:!?\[\]]|\. ")
@@ -350,6 +355,20 @@ def _long_then_short(text: str, paren: re.Match[str], short: str) -> Abbreviatio
     if start is None:
         return None
     long_start = offset + start
+    closed = _unopened_close(text, long_start, before_end)
+    if closed is not None:
+        # The match starts inside a parenthesis closed before the short form ('OPE) and learning
+        # (OPL)'): the long form, if any, is after it.
+        while closed < before_end and text[closed] in " -–":
+            closed += 1
+        offset, window = closed, text[closed:before_end]
+        start = _long_form_start(short, window)
+        if start is None:
+            return None
+        long_start = offset + start
+    numbered = _NUMBER_TAG.search(short)
+    if numbered is not None and numbered.group(1) not in text[long_start:before_end]:
+        return None  # a name and its number, not an abbreviation: 'neural networks (ResNet-56)'
     short_start = paren.start(1) + paren.group(1).index(short)
     return Abbreviation(
         short,
@@ -361,6 +380,21 @@ def _long_then_short(text: str, paren: re.Match[str], short: str) -> Abbreviatio
         long_start,
         before_end,
     )
+
+
+def _unopened_close(text: str, start: int, end: int) -> int | None:
+    """The position after the last ')' in [start, end) that no '(' there opens, or None."""
+    if ")" not in text[start:end]:
+        return None
+    depth, after = 0, None
+    for i in range(start, end):
+        if text[i] == "(":
+            depth += 1
+        elif text[i] == ")":
+            depth -= 1
+            if depth < 0:
+                depth, after = 0, i + 1
+    return after
 
 
 def _spelled_out_numeral(text: str, paren: re.Match[str], short: str) -> Abbreviation | None:

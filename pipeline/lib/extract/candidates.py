@@ -32,12 +32,14 @@ from pipeline.lib.extract.vocabulary import (
     DATASET_HEADS,
     DOCUMENT_PARTS,
     FUNCTION_WORDS,
+    HYPERPARAMETER_NAMES,
     INTRO_FILLERS,
     METHOD_HEADS,
     QUALITY_WORDS,
     TOPIC_HEADS,
 )
 
+_HYPERPARAMETERS = frozenset(HYPERPARAMETER_NAMES)
 # Every word holding a capital; the Python loop then keeps those shaped like names.
 _CAPITAL_WORD = re.compile(r"[A-Z\u0391-\u03a9](?:[\w.'’+-]|×(?=\d))*")  # 'Mixtral-8×7B' keeps its '×'
 
@@ -136,8 +138,8 @@ def add_abbreviations(paper: PaperState) -> None:
         forms = (a.short, a.long)
         if entry is not None and entry.kind == "non_entity":
             continue
-        if entry is not None and entry.kind == "topic":
-            paper.mark_topic(a.short, a.short.rstrip("s"), a.long)
+        if (entry is not None and entry.kind == "topic") or a.long.lower() in _HYPERPARAMETERS:
+            paper.mark_topic(a.short, a.short.rstrip("s"), a.long)  # 'learning rate (LR)': no entity
             continue
         if entry is not None:
             # The lexicon knows this one: its name and expansion, not this paper's spelling of them.

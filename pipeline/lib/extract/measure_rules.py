@@ -4,7 +4,7 @@ and the function that applies it."""
 
 from __future__ import annotations
 
-from pipeline.lib.extract import context, evaluated, measures
+from pipeline.lib.extract import beaten, context, evaluated, measures
 from pipeline.lib.extract.rule import Rule
 from pipeline.lib.extract.rule import make_rule as _rule
 
@@ -67,8 +67,18 @@ MEASURE_RULES: tuple[Rule, ...] = (
             [("calibration", "metric"), ("memory footprint", "metric")],
         ),
         ("It reduces the cost of labels.", [], ("cost",)),
+        (
+            "It trains with larger learning rates and a lower mask ratio.",
+            [],
+            ("learning rates", "mask ratio"),
+        ),
         ("It lowers the communication costs of training.", [("communication costs", "metric")]),
         ("We see a trade-off between recall and serving latency.", [("serving latency", "metric")]),
+        (
+            "It achieves a better balance between accuracy and latency over time.",
+            [("accuracy", "metric"), ("latency", "metric")],
+            ("balance between accuracy", "over time"),
+        ),
         ("It wins in terms of mesh topology and serving latency.", [("serving latency", "metric")]),
         (
             "It wins in terms of robustness and diversity.",
@@ -76,6 +86,11 @@ MEASURE_RULES: tuple[Rule, ...] = (
         ),
         ("Caching reduces decoding stalls by 30%.", [("decoding stalls", "metric")]),
         ("It improves hit quality from 0.61 to 0.72.", [("hit quality", "metric")]),
+        ("It cuts training and inference costs by 30%.", [("training and inference costs", "metric")]),
+        ("It reduces the number of parameters by 80%.", [("number of parameters", "metric")]),
+        ("It reduces model size by 75%.", [("model size", "metric")]),
+        ("It reduces the decoding stalls of FooNet by 8%.", [("decoding stalls", "metric")]),
+        ("It reduces the cost of failures by 78%.", [], ("cost",)),
         ("It increases the depth from 2 to 8.", [], ("depth",)),
         ("The student needs 3× fewer parameters.", [("parameters", "metric")]),
         ("Its masks show better transferability than before.", [("transferability", "metric")]),
@@ -85,6 +100,11 @@ MEASURE_RULES: tuple[Rule, ...] = (
         ("It gives higher quality and better sample quality.", [("sample quality", "metric")], ("quality",)),
         ("It achieves bounded regret and optimal cost.", [("regret", "metric")], ("bounded regret", "cost")),
         ("It achieves the highest recall and small regret.", [("recall", "metric"), ("regret", "metric")]),
+        (
+            "It achieves a substantial speedup and favorable regret.",
+            [("speedup", "metric"), ("regret", "metric")],
+            ("substantial speedup", "favorable regret"),
+        ),
         ("We achieve zero test error, retaining recall.", [("test error", "metric"), ("recall", "metric")]),
         ("We prove a lower bound on the decoding error rate.", [("decoding error rate", "metric")]),
         ("It is faster without sacrificing throughput.", [("throughput", "metric")]),
@@ -143,6 +163,7 @@ MEASURE_RULES: tuple[Rule, ...] = (
         ),
         ("It wins by 3% in 5 tasks and 2% in some settings.", [], ("settings",)),
         ("It needs only 26% FLOPs and saves 55% MACs.", [("FLOPs", "metric"), ("MACs", "metric")]),
+        ("It brings 20× energy savings over dense models.", [("energy savings", "metric")], ("energy",)),
     ),
     _rule(
         "beaten_in_measure",
@@ -151,7 +172,7 @@ MEASURE_RULES: tuple[Rule, ...] = (
             *("BEATING_VERBS", "COMPARING_ADJECTIVES", "METRIC_HEADS", "MEASURE_HEADS"),
             *("SETTING_NOUNS", "NUMBER_FORMATS"),
         ),
-        measures.add_beaten_in_measures,
+        beaten.add_beaten_in_measures,
         ("It surpasses existing models in speed.", [("speed", "metric")]),
         (
             "It outperforms both baselines in accuracy and decoding latency.",

@@ -24,13 +24,13 @@ from pipeline.lib.extract.vocabulary import (
     BOUND_RATE_WORDS,
     CHANGE_VERB_STEMS,
     CLAIM_VERBS,
-    COMPARING_ADJECTIVES,
     COMPLEXITY_HEADS,
     COMPUTE_TIME_MODIFIERS,
     COUNTED_COMPLEXITY_MODIFIERS,
     DATASET_HEADS,
     FUNCTION_WORDS,
     GAINED_IN_HEADS,
+    HYPERPARAMETER_NAMES,
     MEASURE_CUES,
     MEASURE_HEADS,
     MEASURE_PHRASES,
@@ -38,12 +38,10 @@ from pipeline.lib.extract.vocabulary import (
     METHOD_HEADS,
     METRIC_FILLERS,
     METRIC_HEADS,
-    NUMBER_FORMATS,
     PREPOSITIONS,
     RESOURCE_HEADS,
     RESOURCE_MODIFIERS,
     SECOND_MEASURE_HEADS,
-    SETTING_NOUNS,
     TASK_HEADS,
     TASK_WORD_STOPS,
     TIME_HEADS,
@@ -266,20 +264,50 @@ _NOT_IN_CHANGED = frozenset(PREPOSITIONS) | frozenset(("can", "may", "could", "m
 def _changed_by(text: str, position: int) -> tuple[int, int] | None:
     """'reduces latency by 30%', 'improves robustness by 4 points', 'boosts its mitigation potential
     from 1.28× to 2.35×': the lower-case phrase a cue verb changes by a value, or from one value to
-    another, is a measure, whatever its head, unless it names a task."""
+    another, is a measure, whatever its head, unless it names a task. The phrase may name what it
+    is of ('model size', 'the number of parameters'), join two words that share its head ('training
+    and inference costs'), and be followed by whose it is or an adverb before the value ('the
+    training time of FooNets by 8%', 'hallucination effectively by 58%')."""
     start = position
-    for _ in range(MAX_MEASURE_WORDS - 1):
+    words = 0
+    joined = counted = False
+    while words < MAX_MEASURE_WORDS:
         word = _WORD.match(text, position)
-        if word is None or not _may_be_in_measure(word.group()) or word.group() in _NOT_IN_CHANGED:
+        if word is None:
             return None
-        if _BY_VALUE.match(text, word.end()):
+        name = word.group()
+        if words and not joined and name == "and" and text.startswith(" ", word.end()):
+            joined = True  # 'training and inference costs': the words around it share the head
+            position = word.end() + 1
+            continue
+        if name in _NOT_IN_CHANGED or not (_may_be_in_measure(name) or name in _NOUN_STOPS):
+            return None
+        words += 1
+        if not counted and name in _COUNT_NOUNS and text.startswith(" of ", word.end()):
+            counted = True  # 'the number of parameters'
+            position = word.end() + 4
+            continue
+        after = _AFTER_CHANGED.match(text, word.end())
+        if _BY_VALUE.match(text, after.end() if after else word.end()):
             # A task is what is improved, not what is measured: 'improves image retrieval by 3%'.
-            head = word.group()
-            return None if head in _UNMEASURED or head in TASK_HEADS else (start, word.end())
+            if name in _UNMEASURED or name in TASK_HEADS or name in _NOUN_STOPS:
+                return None
+            if after is not None and words == 1 and (name in _NEEDS_MODIFIER or name in _NOT_VALUED_HEADS):
+                return None  # 'the cost of failures by 78%', 'the amount of parameters by 80%'
+            if joined and text.startswith(" and", word.start() - 4):
+                return None  # 'accuracy and latency by 3%': two measures, left to the list rules
+            return start, word.end()
         if not text.startswith(" ", word.end()):
             return None
         position = word.end() + 1
     return None
+
+
+# Nouns that say the phrase after "of" is counted: 'reduces the number of parameters by 80%'.
+_COUNT_NOUNS = frozenset(("number", "total"))
+# What may come between the phrase a verb changes and its value: whose it is, up to four words
+# ('the training time of Pre-LN Transformers by 8%'), or an adverb ('effectively by 58%').
+_AFTER_CHANGED = re.compile(r" of (?:[\w.-]+ ){0,3}[\w.-]+(?= by )| [a-z]+ly(?= by )")
 
 
 # A comparative before a quality noun: 'better transferability', 'higher stability than'.
@@ -352,14 +380,19 @@ def _may_be_counted(word: str) -> bool:
 def _may_be_in_measure(word: str) -> bool:
     # A cue word starts a measure of its own ('higher accuracy and lower latency'); an adverb
     # qualifies the cue ('significantly lower latency'); a factor is a value ('achieve 26x
-    # compression rate').
+    # compression rate'); a preposition puts the measure after it ('a balance between accuracy
+    # and ...', 'over time').
     return not (
         word in FUNCTION_WORDS
         or word in TASK_WORD_STOPS
         or word in MEASURE_CUES
+        or word in _NOT_IN_MEASURE
         or word.endswith("ly")
         or (word[0].isdigit() and word.endswith("x"))
     )
+
+
+_NOT_IN_MEASURE = frozenset(PREPOSITIONS) | frozenset(("vs", "versus", "regarding"))
 
 
 def _continues(text: str, end: int) -> bool:
@@ -370,6 +403,7 @@ def _continues(text: str, end: int) -> bool:
 
 
 _BOUND_RATE = re.compile(rf"(?:{alternation(BOUND_RATE_WORDS)}) ")
+_HYPERPARAMETERS = frozenset(HYPERPARAMETER_NAMES)
 
 
 def _names_alone(text: str, start: int, end: int) -> bool:
@@ -379,11 +413,13 @@ def _names_alone(text: str, start: int, end: int) -> bool:
 
 
 def add_measure(paper: PaperState, span: tuple[int, int]) -> None:
-    """The text at span as a metric, as every measure rule adds one (evaluated.py's too), without
+    """The text at span as a metric, as every measure rule adds one (evaluated.py and beaten.py too), without
     the words that say how a bound grows ('bounded regret' is regret)."""
     start, end = span
     while (rate := _BOUND_RATE.match(paper.text, start, end)) and _names_alone(paper.text, rate.end(), end):
         start = rate.end()
+    if paper.text[start:end].lower() in _HYPERPARAMETERS:
+        return  # 'a smaller learning rate than Adam' names a setting
     inside = [(s, e) for s, e in paper.covered if s < end and start < e]
     if inside:
         holders = [e for e in paper.entities.values() if e.spans & set(inside)]
@@ -428,6 +464,10 @@ _OPERATIONS_COUNTED = re.compile(
     r"(?:[GMT]?FLOPs?|[GM]?MACs|(?:Bit|[GMT])?OPs)(?=\s*(?:[,.;:)]|$)|\s(?![A-Z]))"
 )
 _VALUED_CHANGE_AFTER = re.compile(rf"\s{_CHANGE_NOUN}(?=[\s,.;:)]|$)")
+# Savings name a measure with what is saved, as a cued measure does ('memory savings',
+# SECOND_MEASURE_HEADS); a reduction or a gain is a change in the measure before it ('38% BitOPs
+# reduction' is BitOPs).
+_SAVINGS_AFTER = re.compile(r"\ssavings?(?=[\s,.;:)]|$)")
 # Heads that say a value is a setting, a share or a change, not what it measures.
 _NOT_VALUED_HEADS = frozenset(
     (
@@ -466,6 +506,8 @@ def add_valued_measures(paper: PaperState) -> None:
             span = _measure_in(text, _LEAD.match(text, value_in.end()).end())
         else:
             span = _valued_phrase(text, end + 1, _VALUED_CHANGE_AFTER)
+            if span is not None and (saved := _SAVINGS_AFTER.match(text, span[1])) is not None:
+                span = (span[0], saved.end())  # what is saved is named with it: '20× energy savings'
             if span is None and (count := _OPERATIONS_COUNTED.match(text, end + 1)) is not None:
                 span = count.span()
         # A measure found inside the phrase, not at its end, is what the value is of: '2.3× lower
@@ -536,64 +578,3 @@ def _may_be_valued(word: str) -> bool:
         or word in _PREPOSITIONS
         or word.endswith("ly")
     )
-
-
-# --- what a system is beaten in -------------------------------------------------------------------
-# A verb of beating or an adjective that compares (BEATING_VERBS, COMPARING_ADJECTIVES: cue words
-# of the automaton's pass), its object, then "in" and what it is beaten in: 'surpasses existing
-# models in speed', 'outperforms A and B in accuracy', 'superior in numerical accuracy'.
-_BEATEN_IN = re.compile(r"\s+(?:[^\s,;.()]+\s+){0,6}?in\s+(?!terms\b)(?:(?:the|their|its)\s+)?")
-# After an adjective, "in" comes right after it or after what it compares with ('competitive with
-# A in speed'), not in a clause of its own ('comparable to the work that runs in exponential time').
-_COMPARED_IN = re.compile(
-    r"\s+(?:(?:to|with)\s+(?:(?!(?:that|which|who|and|but)\b)[^\s,;.()]+\s+){1,4}?)?"
-    r"in\s+(?!terms\b)(?:(?:the|their|its)\s+)?"
-)
-_COMPARING_ADJECTIVES = frozenset(COMPARING_ADJECTIVES)
-
-
-def add_beaten_in_measures(paper: PaperState) -> None:
-    """'surpasses existing models in speed': what a comparison of systems is won in is a measure,
-    a head alone (the comparison says it is measured) or a measure phrase, and those listed with
-    it ('in accuracy and latency')."""
-    text = paper.text
-    for verb in paper.cue_hits:
-        if verb.entry.kind != "cue:beating" or not text[verb.start].islower():
-            continue
-        joint = _COMPARED_IN if verb.entry.name in _COMPARING_ADJECTIVES else _BEATEN_IN
-        beaten = joint.match(text, verb.end)
-        if beaten is None:
-            continue
-        position = _LEAD.match(text, beaten.end()).end()
-        for _ in range(MAX_LISTED):
-            span = _measure_at(text, position) or _head_alone(text, position)
-            if span is None or not _beaten_in(text, span):
-                break
-            add_measure(paper, span)
-            gap = LIST_JOIN.match(text, span[1])
-            if gap is None:
-                break
-            position = _LEAD.match(text, gap.end()).end()
-
-
-def _beaten_in(text: str, span: tuple[int, int]) -> bool:
-    """Whether the phrase is what is measured, not a setting it is beaten in: not a phrase going on
-    into a setting ('in a deep metric learning setting') or a number format ('in half precision')."""
-    words = text[span[0] : span[1]].split()
-    following = _WORD.match(text, span[1] + 1) if text.startswith(" ", span[1]) else None
-    return not (
-        (following is not None and following.group() in _SETTING_NOUNS)
-        or (len(words) == 2 and words[0] in _NUMBER_FORMATS and words[1] == "precision")
-    )
-
-
-_NUMBER_FORMATS = frozenset(NUMBER_FORMATS)
-_SETTING_NOUNS = frozenset(SETTING_NOUNS)
-
-
-def _head_alone(text: str, position: int) -> tuple[int, int] | None:
-    """A measure head that is the whole phrase: 'in speed,', 'in latency and ...'."""
-    word = _WORD.match(text, position)
-    if word is None or word.group() not in _HEADS or _continues(text, word.end()):
-        return None
-    return word.span()

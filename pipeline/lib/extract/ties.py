@@ -409,8 +409,20 @@ def changed_measures(
 
 
 def _systems_of(text: str, systems: list[System], start: int, end: int) -> list[str]:
-    """The systems named whole in [start, end): not `A-v8` of "A-v8-n", a name cut short."""
-    return [s.name for s in within(systems, start, end) if not NAME_GOES_ON.match(text, s.end)]
+    """The systems named whole in [start, end): not `A-v8` of "A-v8-n", a name cut short. Names
+    one space apart are one name the mentions split ("Pre-LN Transformers": `Pre-LN`, `Transformers`)."""
+    names: list[str] = []
+    run_start = -1
+    inside = within(systems, start, end)
+    for k, system in enumerate(inside):
+        if run_start < 0:
+            run_start = system.start
+        if k + 1 < len(inside) and inside[k + 1].start == system.end + 1 and text[system.end] == " ":
+            continue  # the next mention goes on with this name
+        if not NAME_GOES_ON.match(text, system.end):
+            names.append(system.name if run_start == system.start else text[run_start : system.end])
+        run_start = -1
+    return names
 
 
 def tied_datasets(

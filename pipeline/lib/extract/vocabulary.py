@@ -184,6 +184,11 @@ METRIC_FILLERS = (
     *("better", "strong", "state-of-the-art", "same", "similar"),
     # How much of it is given up: 'while sacrificing little accuracy', 'too much accuracy'.
     *("little", "marginal", "too much", "much"),
+    # How good or how large it is, not what it measures: 'substantial speedups', 'favorable regret',
+    # 'the resulting excess risk', 'excellent accuracy'.
+    *("substantial", "significant", "considerable", "dramatic", "notable", "remarkable", "impressive"),
+    *("excellent", "favorable", "favourable", "promising", "satisfactory", "modest", "resulting"),
+    *("required", "enhanced", "increased", "large", "small", "minimal", "tremendous", "huge"),
 )
 
 # Words that say how a bound grows or how good or how much it is, not what it bounds: 'achieves
@@ -323,6 +328,7 @@ CHANGE_IN_PHRASES = (
     *("improvement in", "improvements in", "gain in", "gains in", "reduction in", "reductions in"),
     *("increase in", "increases in", "decrease in", "drop in", "drops in", "degradation in"),
     *("trade-off between", "trade-offs between", "tradeoff between", "tradeoffs between"),
+    *("balance between", "compromise between"),
 )
 # What a measure is compared or evaluated by, found by the one pass of the automaton.
 # A bound is stated on what is measured: 'a lower bound on the reconstruction error'.
@@ -382,6 +388,12 @@ CUE_WORDS["measure_head"] = (*MODIFIED_MEASURE_HEADS, *TIME_HEADS, *COMPLEXITY_H
 # Nouns that end a cued measure right after its head, never a measure alone: 'less memory space',
 # 'improves memory efficiency', 'lower memory requirements'.
 SECOND_MEASURE_HEADS = ("savings", "space", "efficiency", "requirements", "requirement")
+# Hyperparameters named like measures: a setting chosen for training, never a measure of its result
+# ('a smaller learning rate than Adam', 'larger learning rates', 'a 75% mask ratio').
+HYPERPARAMETER_NAMES = (
+    *("learning rate", "learning rates", "dropout rate", "dropout rates"),
+    *("mask ratio", "mask ratios", "masking ratio", "masking ratios"),
+)
 # What an agent gains, a measure after a value and "in" ('by 12% in episodic reward'), not a
 # head anywhere else ('reward functions', 'can return').
 GAINED_IN_HEADS = ("reward", "rewards", "return", "returns")
