@@ -17,6 +17,7 @@ from pipeline.definitions import build_definitions
 from pipeline.defs.automation import build_tables, contiguous_blocks, ingest_files, range_tags
 from pipeline.defs.ingest import SEED_FILES, file_dir, seed_file
 from pipeline.defs.resources import BUILD_LOCK_TAG, partition_dir, partition_root
+from pipeline.lib import config
 from pipeline.lib.filemap import stale_files
 from pipeline.lib.parse import seed_paths
 from pipeline.lib.publish import build_lock
@@ -131,6 +132,7 @@ def run_build(
     With `scheduler` (a Dask scheduler's address; else $PAPERS_DASK_SCHEDULER) the per-file work of
     the steps runs on that cluster's workers, which must see `seeds_dir` and `warehouse_dir`.
     """
+    config.usable_warehouse(warehouse_dir)
     with build_lock(warehouse_dir, f"papers build from {seeds_dir}", waiting) as token:
         if isolate_steps is None:
             isolate_steps = _input_bytes(seeds_dir) >= ISOLATE_FROM_BYTES

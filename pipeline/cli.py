@@ -33,14 +33,16 @@ from pipeline.lib.publish import DATABASE_NAME
 
 
 class _OneLineErrors(TyperGroup):
-    """A command that DuckDB fails (a file that is not a database, a table missing) says why in one
-    line on stderr instead of a traceback."""
+    """A command that DuckDB fails (a file that is not a database, a table missing) or that is given
+    a warehouse directory DuckDB cannot use says why in one line on stderr instead of a traceback."""
 
     def invoke(self, ctx: typer.Context):
         try:
             return super().invoke(ctx)
         except duckdb.Error as error:
             _fail(ctx.invoked_subcommand or "", _first_line(error))
+        except config.UnusableWarehouse as error:
+            _fail(ctx.invoked_subcommand or "", str(error), code=2)
 
 
 app = typer.Typer(

@@ -35,6 +35,7 @@ import pyarrow as pa
 import xxhash
 from filelock import FileLock, Timeout
 
+from pipeline.lib.config import usable_warehouse
 from pipeline.lib.schema import SCHEMA_VERSION, TABLES, Table
 from pipeline.lib.search import create_search_index, remember_replaced_papers, update_search_index
 from pipeline.lib.segments import (
@@ -340,6 +341,7 @@ def publish(
     unknown = set(tables) - set(TABLES)
     if unknown:
         raise PublishError(f"no schema for tables {sorted(unknown)}")
+    usable_warehouse(warehouse_dir)
     warehouse_dir.mkdir(parents=True, exist_ok=True)
     releases_dir = warehouse_dir / RELEASES_DIR
     releases_dir.mkdir(exist_ok=True)

@@ -70,3 +70,23 @@ def test_the_installed_command_prints_no_traceback(not_a_database):
     done = subprocess.run([str(PAPERS), "stats"], env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 1
     assert len(done.stderr.splitlines()) == 1, done.stderr
+
+
+@pytest.mark.parametrize("args", [("build",), *COMMANDS])
+def test_a_warehouse_path_duckdb_cannot_use_is_refused_before_any_work(tmp_path, args):
+    warehouse = tmp_path / "what?"
+    result = _run(*args, warehouse=warehouse)
+    assert result.exit_code == 2
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"papers {args[0]}: the warehouse directory {warehouse} holds '?'")
+    assert not warehouse.exists()
+
+
+def test_publish_refuses_a_warehouse_path_duckdb_cannot_use(tmp_path):
+    with pytest.raises(ValueError, match="holds '\\?'"):
+        publish(
+            {name: table.empty_frame() for name, table in TABLES.items()},
+            tmp_path / "a?b",
+            input_fingerprint="0" * 64,
+        )
+    assert not (tmp_path / "a?b").exists()
