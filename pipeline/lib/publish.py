@@ -64,8 +64,8 @@ KEEP_RELEASES = 2
 LOCK_TIMEOUT_SECONDS = 600
 DUCKDB_MEMORY_ENV = "PAPERS_DUCKDB_MEMORY_LIMIT"
 # DuckDB would take 80% of RAM; loading the tables and building the index spill to disk instead.
-# 1 GB, not 1.5: at a million papers the search index then peaks 0.5 GB lower, in no more time
-# (benchmarks/profile_publish.py, benchmarks/README.md).
+# 1 GB, not 1.5: at a million papers the search index then peaked 0.5 GB lower and was no slower
+# (benchmarks/profile_publish.py; benchmarks/README.md, "Publish's memory").
 DEFAULT_DUCKDB_MEMORY = "1GB"
 DIGEST_ALGORITHM = "xxh3_128"
 DIGEST_CHUNK_BYTES = 8 * 2**20

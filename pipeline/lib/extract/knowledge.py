@@ -138,8 +138,8 @@ def _merged_order(mentions: pl.DataFrame, added: pl.DataFrame) -> pl.Series:
     """The row order of `mentions` followed by `added` in which each paper's rows stay together, the
     papers in the order they first appear and a paper's rows in text order.
 
-    The mentions come in runs of one paper's rows (one run per paper, as `assemble` makes them), so
-    papers are ranked by their first run and only the runs' paper ids are hashed, not every
+    The mentions come in runs of one paper's rows (one run per paper as `assemble` makes them), so
+    a paper is ranked by its first run and only the runs' paper ids are hashed, not every
     mention's; an added row takes its paper's rank, or a rank after all of theirs when the mentions
     lack its paper."""
     new_run = pl.col("paper_id").ne_missing(pl.col("paper_id").shift())
