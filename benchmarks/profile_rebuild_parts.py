@@ -134,23 +134,11 @@ def sign(documents: Path, out: Path, whole: bool, slice_rows: int | None) -> Non
 
 
 def dedup_step(warehouse: Path, out: Path) -> None:
-    """The calls deduplicate_documents makes, in its order, on the staged signatures of every file
-    (a build's step reads only the current ones), and each output's metadata then its file."""
+    """The calls deduplicate_documents makes (`deduplicate_occurrences`), on the staged signatures of
+    every file (a build's step reads only the current ones), and each output's metadata then its file."""
     from pipeline.defs.metadata import frame_metadata
     from pipeline.defs.resources import _write_atomically
-    from pipeline.lib.assemble import (
-        MATCH_COLUMNS,
-        MATCH_KEYS,
-        canonical_papers,
-        documents_table,
-        file_signatures,
-        file_text_keys,
-        fused_fields,
-        in_file_order,
-        match_documents,
-        texts_by_row,
-    )
-    from pipeline.lib.dedup import summarise
+    from pipeline.lib.assemble import deduplicate_occurrences
 
     staging = Staging(warehouse)
     started = last = time.perf_counter()
@@ -162,42 +150,24 @@ def dedup_step(warehouse: Path, out: Path) -> None:
         print(f"{part:26s} {now - last:6.1f} s  CPU {_cpu_s():6.1f} s  {memory}", flush=True)
         last = now
 
-    raw = pl.scan_parquet(staging.frame("raw_documents"), glob=False)
-    rejects = pl.scan_parquet(staging.frame("rejects"), glob=False)
-    occurrences = raw.select(MATCH_KEYS).collect()
-    texts_of = texts_by_row(raw) if in_file_order(occurrences) else None
-    if texts_of is None:
-        occurrences = raw.select(MATCH_COLUMNS).collect()
     staged = {
         directory.name: directory / "signatures.parquet"
         for directory in staging.partitions("seed_file").iterdir()
         if (directory / "signatures.parquet").is_file()
     }
-    mark("occurrences")
-    signatures, _ = file_signatures(occurrences, staged, texts_of)
-    mark("file_signatures")
-    matches = match_documents(occurrences, signatures, texts_of)
-    del signatures
-    mark("match_documents")
-    keys = file_text_keys(
-        occurrences, {name: path.with_name("text_keys.parquet") for name, path in staged.items()}, texts_of
+    found = deduplicate_occurrences(
+        pl.scan_parquet(staging.frame("raw_documents"), glob=False),
+        pl.scan_parquet(staging.frame("rejects"), glob=False),
+        staged,
+        {name: path.with_name("text_keys.parquet") for name, path in staged.items()},
+        mark,
     )
-    del occurrences
-    mark("file_text_keys")
-    merged = summarise(matches)
-    documents = documents_table(raw, matches)
-    mark("documents_table")
-    fused, conflicts = fused_fields(raw, matches, rejects)
-    mark("fused_fields")
-    papers = canonical_papers(raw, matches, fused, keys)
-    del fused, keys
-    mark("canonical_papers")
     for name, frame, table in (
-        ("documents", documents, "documents"),
-        ("canonical_papers", papers, "papers"),
-        ("paper_conflicts", conflicts, "paper_conflicts"),
+        ("documents", found.documents, "documents"),
+        ("canonical_papers", found.papers, "papers"),
+        ("paper_conflicts", found.conflicts, "paper_conflicts"),
     ):
-        frame_metadata(frame, table, **(merged if name == "documents" else {}))
+        frame_metadata(frame, table, **(found.merged if name == "documents" else {}))
         mark(f"{name} metadata")
         _write_atomically(frame, out / f"{name}.parquet")
         mark(f"{name} write")

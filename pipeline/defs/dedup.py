@@ -7,19 +7,7 @@ import polars as pl
 
 from pipeline.defs.metadata import frame_metadata
 from pipeline.defs.resources import LAZY, PATHS, WarehousePaths
-from pipeline.lib.assemble import (
-    MATCH_COLUMNS,
-    MATCH_KEYS,
-    canonical_papers,
-    documents_table,
-    file_signatures,
-    file_text_keys,
-    fused_fields,
-    in_file_order,
-    match_documents,
-    texts_by_row,
-)
-from pipeline.lib.dedup import summarise
+from pipeline.lib.assemble import deduplicate_occurrences
 from pipeline.lib.filemap import SIGNATURES_PART, TEXT_KEYS_PART, current_files
 from pipeline.lib.readers.entries import file_name
 from pipeline.lib.readers.mapping import load_mappings
@@ -66,12 +54,6 @@ def deduplicate_documents(
     or keyed here.
     """
     started = time.perf_counter()
-    # Without the clean texts: dedup reads those of the pairs it verifies only, by row, which needs
-    # the occurrences staged in file order (as collect stages them).
-    occurrences = raw_documents.select(MATCH_KEYS).collect()
-    texts_of = texts_by_row(raw_documents) if in_file_order(occurrences) else None
-    if texts_of is None:
-        occurrences = raw_documents.select(MATCH_COLUMNS).collect()
     # Only a file's current parts: signatures of other bytes or older code are signed again here.
     current = current_files(seed_file, load_mappings(paths.seeds()))
     staged = {
@@ -80,30 +62,27 @@ def deduplicate_documents(
     staged_keys = {
         file_name(key): parts[TEXT_KEYS_PART] for key, parts in current.items() if TEXT_KEYS_PART in parts
     }
-    signatures, signed = file_signatures(occurrences, staged, texts_of)
-    context.log.info(
-        f"read the signatures of {len(staged)} files in {time.perf_counter() - started:.1f}s; "
-        f"signed {len(signed)} files' texts here"
+
+    ended: dict[str, float] = {}
+    found = deduplicate_occurrences(
+        raw_documents, rejects, staged, staged_keys, lambda part: ended.setdefault(part, time.perf_counter())
     )
-    matches = match_documents(occurrences, signatures, texts_of)
-    del signatures
-    keys = file_text_keys(occurrences, staged_keys, texts_of)
-    del occurrences
-    elapsed = time.perf_counter() - started
     context.log.info(
-        f"deduplicated {matches.height:,} documents in {elapsed:.1f}s "
-        f"({matches.height / max(elapsed, 1e-9):,.0f} documents/s)"
+        f"read the signatures of {len(staged)} files in {ended['file_signatures'] - started:.1f}s; "
+        f"signed {len(found.signed)} files' texts here"
     )
-    merged = summarise(matches)
-    context.log.info(f"{matches.height} documents -> {merged['papers']} papers ({merged})")
-    documents = documents_table(raw_documents, matches)
-    fused, conflicts = fused_fields(raw_documents, matches, rejects)
-    papers = canonical_papers(raw_documents, matches, fused, keys)
-    del fused, keys  # papers holds its own join of them
+    elapsed = ended["file_text_keys"] - started
+    context.log.info(
+        f"deduplicated {found.n_documents:,} documents in {elapsed:.1f}s "
+        f"({found.n_documents / max(elapsed, 1e-9):,.0f} documents/s)"
+    )
+    merged = found.merged
+    context.log.info(f"{found.n_documents} documents -> {merged['papers']} papers ({merged})")
+    documents, papers, conflicts = found.documents, found.papers, found.conflicts
     yield dg.Output(
         documents,
         "documents",
-        metadata=frame_metadata(documents, "documents", **merged, files_signed=len(signed)),
+        metadata=frame_metadata(documents, "documents", **merged, files_signed=len(found.signed)),
     )
     yield dg.Output(papers, "canonical_papers", metadata=frame_metadata(papers, "papers"))
     yield dg.Output(conflicts, "paper_conflicts", metadata=frame_metadata(conflicts, "paper_conflicts"))

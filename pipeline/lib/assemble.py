@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -18,6 +18,7 @@ from pipeline.lib.dedup import (
     deduplicate,
     deduplicate_signed,
     sign_texts,
+    summarise,
 )
 from pipeline.lib.extract import TEXT_KEY, text_keys
 from pipeline.lib.fusion import FUSED_FIELDS, LIST_FIELDS, fuse_papers
@@ -395,3 +396,54 @@ def papers_table(canonical: pl.LazyFrame, annotations: pl.DataFrame) -> pl.LazyF
         maintain_order="left",
     ).with_columns(pl.col("proposed_methods").fill_null(pl.lit([], dtype=pl.List(pl.String))))
     return PAPERS.conform(joined)
+
+
+@dataclass(frozen=True)
+class Deduplicated:
+    """What deduplicating the occurrences gives: the documents and canonical papers (streamed when
+    written), the papers' conflicts, the merge counts (`summarise`), the files whose texts were
+    signed here rather than read from their map, and how many occurrences were matched."""
+
+    documents: pl.LazyFrame
+    papers: pl.LazyFrame
+    conflicts: pl.DataFrame
+    merged: dict
+    signed: list[str]
+    n_documents: int
+
+
+def deduplicate_occurrences(
+    occurrences: pl.LazyFrame,
+    rejects: pl.LazyFrame,
+    signature_parts: Mapping[str, Path],
+    text_key_parts: Mapping[str, Path],
+    done: Callable[[str], None] = lambda part: None,
+) -> Deduplicated:
+    """Match the staged occurrences (exact, near and shared-id duplicates) and assemble the
+    documents, canonical papers and conflicts, reading each file's signatures and text keys from
+    the parts its map wrote (source file to path) and the clean texts only of the pairs verified.
+    `done` is told the name of each part as it ends, and each part's large inputs are let go first."""
+    # Without the clean texts: dedup reads those of the pairs it verifies only, by row, which needs
+    # the occurrences staged in file order (as collect stages them).
+    keyed = occurrences.select(MATCH_KEYS).collect()
+    texts_of = texts_by_row(occurrences) if in_file_order(keyed) else None
+    if texts_of is None:
+        keyed = occurrences.select(MATCH_COLUMNS).collect()
+    done("occurrences")
+    file_signed, signed = file_signatures(keyed, signature_parts, texts_of)
+    done("file_signatures")
+    matches = match_documents(keyed, file_signed, texts_of)
+    del file_signed
+    done("match_documents")
+    keys = file_text_keys(keyed, text_key_parts, texts_of)
+    del keyed
+    done("file_text_keys")
+    merged = summarise(matches)
+    documents = documents_table(occurrences, matches)
+    done("documents_table")
+    fused, conflicts = fused_fields(occurrences, matches, rejects)
+    done("fused_fields")
+    papers = canonical_papers(occurrences, matches, fused, keys)
+    del fused, keys  # papers holds its own join of them
+    done("canonical_papers")
+    return Deduplicated(documents, papers, conflicts, merged, signed, matches.height)
