@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import numpy as np
 import polars as pl
+from polars.io.plugins import register_io_source
 
 from pipeline.lib import clean, inputs, parse
 from pipeline.lib.clean import clean_abstract, normalise_whitespace
@@ -23,6 +24,7 @@ from pipeline.lib.dedup import (
 from pipeline.lib.extract import TEXT_KEY, text_keys
 from pipeline.lib.fusion import FUSED_FIELDS, LIST_FIELDS, fuse_papers
 from pipeline.lib.inputs import ParsedSeeds, read_file
+from pipeline.lib.memory import release_unused_memory
 from pipeline.lib.merge import merge_occurrences
 from pipeline.lib.readers import bibtex, entries, fields, jsonfiles, mapping, read, records, shapes, tables
 from pipeline.lib.readers.mapping import FileMapping, load_mappings
@@ -179,16 +181,21 @@ def file_signatures(
     part in `staged` (source file to the signatures its map wrote, in the order of its documents'
     ordinals) or with one that is not of their texts."""
     ordered, texts_of = _texts_in_file_order(occurrences, texts_of)
-    signatures = Signatures.empty(ordered.height)
+    runs = _file_runs(ordered)
+    # One file's signatures are all of them (an arXiv snapshot): not copied into a second array.
+    signatures = None if len(runs) == 1 else Signatures.empty(ordered.height)
     signed = []
-    for name, start, length in _file_runs(ordered):
+    for name, start, length in runs:
         path = staged.get(name)
         part = Signatures.read(path) if path is not None else None
         if part is None or len(part) != length:
             part = sign_texts(texts_of(np.arange(start, start + length)))
             signed.append(name)
-        signatures.put(start, part)
-    return signatures, signed
+        if signatures is None:
+            signatures = part
+        else:
+            signatures.put(start, part)
+    return signatures if signatures is not None else Signatures.empty(0), signed
 
 
 def _read_text_keys(path: Path | None) -> pl.DataFrame | None:
@@ -219,15 +226,20 @@ def file_text_keys(
     return pl.concat(parts)
 
 
-def _in_file_order(occurrences: pl.LazyFrame, matches: pl.DataFrame, side: pl.DataFrame) -> pl.LazyFrame:
+def _in_file_order(
+    occurrences: pl.LazyFrame, matches: pl.DataFrame, side: pl.DataFrame, in_slices: bool = False
+) -> pl.LazyFrame:
     """The occurrences of the rows of `matches` that `side` names (its `row`, ascending, and
     document_id), with side's other columns, in file order. When the occurrences are the rows of
     `matches` in their order (as `match_documents` gives them for occurrences staged in file
-    order), side's columns are put beside the rows kept: a join by document_id held 0.6 GB more
-    when it wrote the 1M canonical papers. Otherwise they are joined, and sorted when the
-    occurrences are not in file order."""
+    order), side's columns are put beside the rows kept: with `in_slices`, a slice of rows at a
+    time (`_beside_rows`, slower, for wide rows), else beside the whole scan (a join by document_id
+    held 0.6 GB more when it wrote the 1M canonical papers). Otherwise they are joined, and sorted
+    when the occurrences are not in file order."""
     ids = occurrences.select("document_id").collect().get_column("document_id")
     if ids.equals(matches.get_column("document_id")) and ids.n_unique() == len(ids):
+        if in_slices:
+            return _beside_rows(occurrences, len(ids), side.drop("document_id"))
         rows = side.get_column("row")
         if len(rows) < len(ids):
             kept = occurrences.with_row_index("row").filter(pl.col("row").is_in(rows.implode()))
@@ -238,6 +250,48 @@ def _in_file_order(occurrences: pl.LazyFrame, matches: pl.DataFrame, side: pl.Da
     if keys.equals(keys.sort("source_file", "ordinal")):
         return joined
     return joined.sort("source_file", "ordinal", maintain_order=True)
+
+
+# Occurrences read at a time by `_beside_rows`. Writing the canonical papers of the 1M arXiv
+# staging (`profile_rebuild_parts.py dedup-step`), the step peaked at 2.41 GB with the columns put
+# beside the whole scan, 2.34 GB with slices of 65,536 rows and 1.95 GB with these, the size of a
+# staged row group (the peak is then the match's, not the write's).
+BESIDE_SLICE_ROWS = 16_384
+
+
+def _beside_rows(occurrences: pl.LazyFrame, n_occurrences: int, side: pl.DataFrame) -> pl.LazyFrame:
+    """The occurrences at side's `row`s (ascending) with side's other columns beside them, read
+    BESIDE_SLICE_ROWS occurrences at a time when the frame is streamed."""
+    rows = side.get_column("row").to_numpy()
+    side = side.drop("row")
+    schema = pl.Schema({**occurrences.collect_schema(), **side.schema})
+
+    def batches(
+        columns: list[str] | None, predicate: pl.Expr | None, n_rows: int | None, batch_size: int | None
+    ) -> Iterator[pl.DataFrame]:
+        # Polars leaves the predicate and the row limit to the source; the projection is a hint.
+        wanted = [name for name in schema if columns is None or name in columns] or [next(iter(schema))]
+        own = [name for name in occurrences.collect_schema() if name in wanted]
+        left = n_rows
+        for start in range(0, n_occurrences, BESIDE_SLICE_ROWS):
+            lo, hi = np.searchsorted(rows, [start, start + BESIDE_SLICE_ROWS])
+            if lo == hi:
+                continue
+            batch = side.slice(lo, hi - lo).select(name for name in side.columns if name in wanted)
+            if own:
+                read = occurrences.select(own).slice(start, BESIDE_SLICE_ROWS).collect()
+                batch = pl.concat([read[rows[lo:hi] - start], batch], how="horizontal")
+            batch = batch.select(wanted)
+            if predicate is not None:
+                batch = batch.filter(predicate)
+            if left is not None:
+                batch = batch.head(left)
+                left -= batch.height
+            yield batch
+            if left == 0:
+                return
+
+    return register_io_source(batches, schema=schema, is_pure=True, explain_name="occurrences beside rows")
 
 
 def documents_table(occurrences: pl.LazyFrame, matches: pl.DataFrame) -> pl.LazyFrame:
@@ -369,7 +423,7 @@ def canonical_papers(
     )
     texts = occurrences.select("document_id", "source_file", "ordinal", "abstract", "abstract_clean")
     return (
-        _in_file_order(texts, matches, canonical)
+        _in_file_order(texts, matches, canonical, in_slices=True)
         .select(
             "paper_id",
             "abstract",
@@ -423,27 +477,32 @@ def deduplicate_occurrences(
     documents, canonical papers and conflicts, reading each file's signatures and text keys from
     the parts its map wrote (source file to path) and the clean texts only of the pairs verified.
     `done` is told the name of each part as it ends, and each part's large inputs are let go first."""
+
+    def part_done(part: str) -> None:
+        release_unused_memory()
+        done(part)
+
     # Without the clean texts: dedup reads those of the pairs it verifies only, by row, which needs
     # the occurrences staged in file order (as collect stages them).
     keyed = occurrences.select(MATCH_KEYS).collect()
     texts_of = texts_by_row(occurrences) if in_file_order(keyed) else None
     if texts_of is None:
         keyed = occurrences.select(MATCH_COLUMNS).collect()
-    done("occurrences")
+    part_done("occurrences")
     file_signed, signed = file_signatures(keyed, signature_parts, texts_of)
-    done("file_signatures")
+    part_done("file_signatures")
     matches = match_documents(keyed, file_signed, texts_of)
     del file_signed
-    done("match_documents")
+    part_done("match_documents")
     keys = file_text_keys(keyed, text_key_parts, texts_of)
     del keyed
-    done("file_text_keys")
+    part_done("file_text_keys")
     merged = summarise(matches)
     documents = documents_table(occurrences, matches)
-    done("documents_table")
+    part_done("documents_table")
     fused, conflicts = fused_fields(occurrences, matches, rejects)
-    done("fused_fields")
+    part_done("fused_fields")
     papers = canonical_papers(occurrences, matches, fused, keys)
     del fused, keys  # papers holds its own join of them
-    done("canonical_papers")
+    part_done("canonical_papers")
     return Deduplicated(documents, papers, conflicts, merged, signed, matches.height)

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from pipeline.lib import assemble
 from pipeline.lib.assemble import (
     MATCH_COLUMNS,
+    _beside_rows,
     _word_counts,
     canonical_papers,
     file_text_keys,
@@ -129,3 +130,24 @@ def test_texts_by_row_reads_across_slices_in_the_order_asked(tmp_path, monkeypat
     pl.DataFrame({"abstract_clean": texts}, schema={"abstract_clean": pl.String}).write_parquet(path)
     rows = np.array([10, 0, 5, 3, 10, 7, 2])
     assert texts_by_row(pl.scan_parquet(path))(rows).to_list() == [texts[row] for row in rows]
+
+
+def test_rows_beside_the_occurrences_are_read_a_slice_at_a_time(tmp_path, monkeypatch):
+    monkeypatch.setattr(assemble, "BESIDE_SLICE_ROWS", 3)
+    path = tmp_path / "occurrences.parquet"
+    occurrences = pl.DataFrame({"document_id": [f"d{row}" for row in range(10)], "text": list("abcdefghij")})
+    occurrences.write_parquet(path)
+    kept = [1, 2, 6, 7, 8, 9]  # none of the slice 3-5
+    side = pl.DataFrame(
+        {"row": kept, "paper": [f"p{row}" for row in kept]}, schema={"row": pl.UInt32, "paper": pl.String}
+    )
+    beside = _beside_rows(pl.scan_parquet(path), occurrences.height, side)
+
+    expected = occurrences[kept].with_columns(side["paper"])
+    assert beside.collect().equals(expected)
+    assert beside.select(pl.len()).collect().item() == len(kept)
+    assert beside.head(4).collect().equals(expected.head(4))
+    assert beside.filter(pl.col("paper") > "p6").select("text").collect()["text"].to_list() == list("hij")
+    written = tmp_path / "beside.parquet"
+    beside.sink_parquet(written)
+    assert pl.read_parquet(written).equals(expected)
