@@ -16,21 +16,26 @@ PSS_EVERY = 10
 
 
 class MemorySampler:
-    """Memory of this process and all its descendants, sampled in a thread: (epoch seconds, RSS
-    bytes, PSS bytes). RSS counts a page shared by several processes (the step processes are forked
-    from one server) once per process; PSS divides it among them, so its sum is the memory in use."""
+    """Memory of a process (this one unless `root`, a process id, is given) and all its
+    descendants, sampled in a thread: (epoch seconds, RSS bytes, PSS bytes). RSS counts a page
+    shared by several processes (the step processes are forked from one server) once per process;
+    PSS divides it among them, so its sum is the memory in use."""
 
-    def __init__(self, interval: float = SAMPLE_SECONDS) -> None:
+    def __init__(self, root: int | None = None, interval: float = SAMPLE_SECONDS) -> None:
         self.interval = interval
         self.samples: list[tuple[float, int, int]] = []
-        self._process = psutil.Process()
+        self._process = psutil.Process(root)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def _totals(self, with_pss: bool) -> tuple[int, int]:
         """RSS and PSS of the processes; PSS is 0 unless asked for."""
         rss = pss = 0
-        for process in [self._process, *self._process.children(recursive=True)]:
+        try:
+            processes = [self._process, *self._process.children(recursive=True)]
+        except psutil.NoSuchProcess:  # the root ended: nothing left to count
+            return 0, 0
+        for process in processes:
             with contextlib.suppress(psutil.Error):  # the child ended between listing and reading
                 if with_pss:
                     memory = process.memory_full_info()

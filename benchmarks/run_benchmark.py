@@ -11,11 +11,14 @@ and how well it dedups.
    its injected ground truth.
 2. Measures the floor (benchmarks/floor.py): reading the corpus's files, splitting them into
    records, hashing each abstract and writing them to Parquet, one worker process per core.
-3. Runs `pipeline.build.run_build` in this process, exactly what `papers build` runs, into a
-   temporary warehouse with a temporary persistent Dagster instance (a large corpus runs each step
-   in a process of its own), while a thread samples the resident memory of this process plus all
-   its children (step processes and their parse and extraction workers) every 0.2 s, and their
-   proportional set size (PSS) every 2 s.
+3. Runs `pipeline.build.run_build`, exactly what `papers build` runs, in a spawned process of its
+   own as a user's `papers build` is, into a temporary warehouse with a temporary persistent
+   Dagster instance (a large corpus runs each step in a process of its own), while a thread
+   samples the resident memory of that process plus all its children (step processes and their
+   parse and extraction workers) every 0.2 s, and their proportional set size (PSS) every 2 s.
+   Runs before commit "run_benchmark.py: each build in a process of its own" ran the builds in the
+   benchmark's process and counted it too: for the rebuild, with what the full build and the
+   scoring had left in it.
 4. Prints one row per Dagster step (from the instance's step statistics): wall seconds, that
    time as a multiple of the floor's, abstracts per second (input abstracts of the corpus / step
    seconds) and the peak RSS and PSS sampled inside the step's window; then total wall and
@@ -45,6 +48,7 @@ import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 import dagster as dg
@@ -156,25 +160,47 @@ def _stages(instance: dg.DagsterInstance, run_ids: set[str], memory: MemorySampl
     return [stages[label] for label in order] + unknown
 
 
-def timed_build(inputs: Path, warehouse: Path, instance: dg.DagsterInstance) -> Build:
-    before = _run_ids(instance)
-    with MemorySampler() as memory:
-        started = time.perf_counter()
+def _build_in_own_process(inputs: Path, warehouse: Path, home: str, sender: Connection) -> None:
+    """run_build with the persistent instance in `home`; what the benchmark reads of its outcome is
+    sent back (the outcome holds the run's result, which does not cross processes)."""
+    with temporary_instance(home) as instance:
         outcome = run_build(inputs, warehouse, instance, log_level="CRITICAL")
-        wall = time.perf_counter() - started
-    if not outcome.published:
-        raise SystemExit(f"the build did not publish: {outcome.reason}")
+    sender.send((outcome.published, outcome.reason, outcome.row_counts, outcome.parsed_files))
+
+
+def timed_build(inputs: Path, warehouse: Path, instance: dg.DagsterInstance, home: str) -> Build:
+    """One build in a process of its own, as a user's `papers build` is, with the memory of that
+    process and all its children sampled: this process's own (its imports, what an earlier build
+    and scoring left in it) is no part of the build."""
+    before = _run_ids(instance)
+    context = multiprocessing.get_context("spawn")
+    receiver, sender = context.Pipe(duplex=False)
+    process = context.Process(target=_build_in_own_process, args=(inputs, warehouse, home, sender))
+    started = time.perf_counter()
+    process.start()
+    with MemorySampler(process.pid) as memory:
+        while not receiver.poll(1):
+            if not process.is_alive():
+                raise SystemExit(f"the build's process ended with exit code {process.exitcode}")
+        published, reason, row_counts, parsed_files = receiver.recv()
+        process.join()
+    wall = time.perf_counter() - started
+    if not published:
+        raise SystemExit(f"the build did not publish: {reason}")
     stages = _stages(instance, _run_ids(instance) - before, memory)
-    return Build(outcome.row_counts, outcome.parsed_files, wall, *memory.peak(), stages)
+    return Build(row_counts, parsed_files, wall, *memory.peak(), stages)
 
 
 def measure_floor(files: list[Path], corpus_format: str, out: Path) -> Floor:
     """benchmarks/floor.py in a process of its own (its workers spawned from it), with the memory
-    of this process and all its children sampled as for the build's stages."""
+    of that process and all its children sampled as for the build's stages."""
     command = [sys.executable, str(BENCHMARKS / "floor.py"), "--format", corpus_format, "--out", str(out)]
-    with MemorySampler() as memory:
-        completed = subprocess.run([*command, *map(str, files)], check=True, capture_output=True, text=True)
-    result = json.loads(completed.stdout.strip().splitlines()[-1])
+    floor = subprocess.Popen([*command, *map(str, files)], stdout=subprocess.PIPE, text=True)
+    with floor, MemorySampler(floor.pid) as memory:
+        stdout, _ = floor.communicate()
+    if floor.returncode:
+        raise SystemExit(f"benchmarks/floor.py failed with exit code {floor.returncode}")
+    result = json.loads(stdout.strip().splitlines()[-1])
     return Floor(**result, peak_rss=memory.peak()[0], peak_pss=memory.peak()[1])
 
 
@@ -345,7 +371,7 @@ def main(argv: list[str] | None = None) -> int:
         (scratch / "dagster").mkdir()
         # Persistent (in the scratch directory), as `papers build` uses: its steps run in processes.
         with temporary_instance(str(scratch / "dagster")) as instance:
-            full = timed_build(inputs, warehouse, instance)
+            full = timed_build(inputs, warehouse, instance, str(scratch / "dagster"))
             n_abstracts = full.row_counts["documents"]
             load_after_full = os.getloadavg()[0]
             print(
@@ -356,8 +382,7 @@ def main(argv: list[str] | None = None) -> int:
             print_stages(full, n_abstracts, floor)
 
             print("\nduplicates against the injected ground truth:")
-            # In a process of its own: the tables it reads would stay in this one's memory, which
-            # the rebuild's figures count.
+            # In a process of its own: the tables it reads would stay in this one's memory.
             with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
                 published_scores = pool.submit(score_published, warehouse, corpus).result()
             dedup_benchmark.print_scores("published", published_scores)
@@ -367,7 +392,7 @@ def main(argv: list[str] | None = None) -> int:
                 inputs, EXTRA_STEM, EXTRA_ABSTRACTS, args.seed + 1, corpus_format, first_number
             )
             try:
-                incremental = timed_build(inputs, warehouse, instance)
+                incremental = timed_build(inputs, warehouse, instance, str(scratch / "dagster"))
             finally:
                 extra.unlink()
             print(
@@ -379,12 +404,12 @@ def main(argv: list[str] | None = None) -> int:
             load_after = os.getloadavg()[0]
             print(f"incremental / full build wall time: {share:.1%}; load average after {load_after:.2f}")
             print(
-                f"\npeak memory, this process and all its children: full build {_gb(full.peak_rss)} GB RSS, "
-                f"{_gb(full.peak_pss)} GB PSS (in {full.peak_stage()}); rebuild {_gb(incremental.peak_rss)} "
-                f"GB RSS, {_gb(incremental.peak_pss)} GB PSS (in {incremental.peak_stage()})"
+                f"\npeak memory, each build's process and all its children: full build "
+                f"{_gb(full.peak_rss)} GB RSS, {_gb(full.peak_pss)} GB PSS (in {full.peak_stage()}); "
+                f"rebuild {_gb(incremental.peak_rss)} GB RSS, {_gb(incremental.peak_pss)} GB PSS "
+                f"(in {incremental.peak_stage()})"
             )
 
-            # After both builds, so that their memory is not counted in the builds'.
             documents = documents_without_extra(warehouse)
             text_scores, text_seconds = score_text_dedup(documents, corpus)
             print(
