@@ -58,6 +58,7 @@ RULES: tuple[Rule, ...] = (
             [("Zentro 125M", "model"), ("Zorb-Large", "model")],
         ),
         ("Features come from the ZorbNet-B5 backbone.", [("ZorbNet-B5", "model")]),
+        ("Pruning is verified on Zorb-MoE fine-tuned on two datasets.", [("Zorb-MoE", "method")]),
     ),
     _rule(
         "glued_words",
