@@ -7,6 +7,7 @@ import re
 
 from pipeline.lib.extract import proposed as cue
 from pipeline.lib.extract.lexicons import Hit
+from pipeline.lib.extract.listed import KIND_TYPES, type_list
 from pipeline.lib.extract.shapes import (
     ADJECTIVE_ENDING,
     ADJECTIVE_SUFFIX_PATTERN,
@@ -86,9 +87,6 @@ _KIND_BEFORE = re.compile(
 )
 
 
-_KIND_TYPES = {noun: kind for kind, nouns in LIST_KIND_NOUNS.items() for noun in nouns}
-
-
 # 'datasets (BDD100K, Cityscapes, and SODA10M)': a list in parentheses right after a kind noun.
 # Both patterns begin with a literal, so the full-text scan stays cheap; the word before is
 # checked against a set.
@@ -98,7 +96,7 @@ _PARENTHESIS_LIST = re.compile(r" \((?=[A-Z0-9])")
 _LAST_WORD = re.compile(r"\w+$")
 
 
-_PARENTHESIS_KINDS = frozenset(_KIND_TYPES) - set(LIST_KIND_NOUNS_NOT_BEFORE_PARENTHESES)
+_PARENTHESIS_KINDS = frozenset(KIND_TYPES) - set(LIST_KIND_NOUNS_NOT_BEFORE_PARENTHESES)
 
 
 # 'results on X and Y', 'experiments on the X, Y and Z': an evaluation phrase before a list.
@@ -471,29 +469,6 @@ def _add_examples(paper: PaperState, hit: Hit) -> None:
     skip = _AFTER_EXAMPLE_CUE.match(text, hit.end)
     if kind is not None and skip is not None:
         type_list(paper, kind.group(1), skip.end())
-
-
-_OWNER_BEFORE_NAME = re.compile(r"[A-Z][\w-]*['’]s ")
-
-
-def type_list(paper: PaperState, kind_noun: str, position: int) -> None:
-    """The names listed from position are things of the kind the kind noun says."""
-    text = paper.text
-    entity_type = _KIND_TYPES[kind_noun]
-    for item in list_items(text, position):
-        owner = _OWNER_BEFORE_NAME.match(text, item[0], item[1])
-        if owner is not None:
-            item = (owner.end(), item[1])  # 'OpenAI’s GPT-4' is GPT-4
-        name = listed_name(paper, item)
-        if name is None:
-            continue
-        existing = paper.entities.get(paper.key(name))
-        if existing is not None:
-            if not existing.known and entity_type == "dataset":
-                paper.retype(existing, entity_type)  # context beats shape
-            continue
-        entry = paper.lexicon.lookup(name)
-        paper.add(name, entry.kind if entry else entity_type, item, known=True)
 
 
 def _add_evaluation_list(paper: PaperState, position: int) -> None:
