@@ -32,9 +32,13 @@ _OWNER_BEFORE_NAME = re.compile(r"[A-Z][\w-]*['’]s ")
 
 
 def type_list(paper: PaperState, kind_noun: str, position: int) -> None:
-    """The names listed from position are things of the kind the kind noun says."""
+    """The names listed from position are things of the kind the kind noun says. A name the shapes
+    took for a method is a model in a list of models that holds a model already ('models such as
+    V-MoE and E3-MoE', 'models (including BERT, OPT and STanHop-Net)'); in a list of models alone
+    ('topic models such as MedLDA') it stays what the shapes made it."""
     text = paper.text
     entity_type = KIND_TYPES[kind_noun]
+    shaped_methods, holds_model = [], False
     for item in list_items(text, position):
         owner = _OWNER_BEFORE_NAME.match(text, item[0], item[1])
         if owner is not None:
@@ -44,11 +48,17 @@ def type_list(paper: PaperState, kind_noun: str, position: int) -> None:
             continue
         existing = paper.entities.get(paper.key(name))
         if existing is not None:
+            holds_model = holds_model or existing.entity_type == "model"
             if not existing.known and entity_type == "dataset":
                 paper.retype(existing, entity_type)  # context beats shape
+            elif existing.entity_type == "method" and not (existing.known or existing.expansion):
+                shaped_methods.append(existing)
             continue
         entry = paper.lexicon.lookup(name)
         paper.add(name, entry.kind if entry else entity_type, item, known=True)
+    if entity_type == "model" and holds_model:
+        for entity in shaped_methods:
+            paper.retype(entity, "model")
 
 
 def add_names_before_datasets(paper: PaperState) -> None:

@@ -78,6 +78,8 @@ RULES: tuple[Rule, ...] = (
         context.add_cue_context,
         ("We evaluate on the Kestrel dataset.", [("Kestrel", "dataset", "referenced")]),
         ("We compare with baselines such as Zorblax and Quintet.", [("Zorblax", "method")]),
+        ("We probe models such as GPT-4o and ZorbNet.", [("ZorbNet", "model")]),
+        ("Topic models such as Zorb-LDA are old.", [("Zorb-LDA", "method")]),
     ),
     *MEASURE_RULES,
     _rule(
