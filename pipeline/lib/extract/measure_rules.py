@@ -168,6 +168,7 @@ MEASURE_RULES: tuple[Rule, ...] = (
         ("It wins by 3% in 5 tasks and 2% in some settings.", [], ("settings",)),
         ("It needs only 26% FLOPs and saves 55% MACs.", [("FLOPs", "metric"), ("MACs", "metric")]),
         ("It brings 20× energy savings over dense models.", [("energy savings", "metric")], ("energy",)),
+        ("It saves up to 80% compute budget yet keeps quality.", [("compute budget", "metric")]),
     ),
     _rule(
         "beaten_in_measure",

@@ -454,7 +454,7 @@ _VALUED_WORD = re.compile(r"(?:[a-z][a-z0-9@-]*|[A-Z][A-Za-z0-9@-]*[A-Z][A-Za-z0
 # Where the phrase a value is of ends: punctuation, or a word that starts what follows it.
 _VALUED_END = re.compile(
     r"\s*(?:[,.;:)(]|$)|\s(?:than|per|with|while|and|or|compared|relative|on|in|for|at|during|across"
-    r"|over|when|without|by|under|versus|vs|which|that|to|as|from|using|is|are|was|were|of)\b"
+    r"|over|when|without|by|under|versus|vs|which|that|to|as|from|using|is|are|was|were|of|but|yet)\b"
 )
 # A value, then "in" and a measure named by its head: 'by 12% in episodic reward'.
 _VALUE_IN = re.compile(r"\sin\s(?!terms\b)")
@@ -462,6 +462,10 @@ _GAINED_IN_HEADS = frozenset(GAINED_IN_HEADS)
 # A count of operations right after a value is what the value is of: 'only 26% FLOPs', '4× MACs'.
 _OPERATIONS_COUNTED = re.compile(
     r"(?:[GMT]?FLOPs?|[GM]?MACs|(?:Bit|[GMT])?OPs)(?=\s*(?:[,.;:)]|$)|\s(?![A-Z]))"
+)
+# A verb that saves or cuts by the value after it: what follows the value is what is saved.
+_SAVED_BEFORE = re.compile(
+    r"\b(?:saves?|saving|cuts?|cutting)\s(?:(?:up to|about|around|nearly|over|≈|~)\s?)*$"
 )
 _VALUED_CHANGE_AFTER = re.compile(rf"\s{_CHANGE_NOUN}(?=[\s,.;:)]|$)")
 # Savings name a measure with what is saved, as a cued measure does ('memory savings',
@@ -493,7 +497,8 @@ MAX_VALUED_WORDS = 3
 
 def add_valued_measures(paper: PaperState) -> None:
     """What a value is given for, named right after it: '13.5% higher model accuracy', '87×
-    lower computation energy', '38% BitOPs reduction', 'a 50% reduction in FLOPs'."""
+    lower computation energy', '38% BitOPs reduction', 'a 50% reduction in FLOPs', 'saves 80%
+    computational budget'."""
     text = paper.text
     if "%" not in text and "×" not in text and "x " not in text and "\\times" not in text:
         return
@@ -510,6 +515,8 @@ def add_valued_measures(paper: PaperState) -> None:
                 span = (span[0], saved.end())  # what is saved is named with it: '20× energy savings'
             if span is None and (count := _OPERATIONS_COUNTED.match(text, end + 1)) is not None:
                 span = count.span()
+            if span is None and _SAVED_BEFORE.search(text, max(0, value.start() - 30), value.start()):
+                span = _valued_phrase(text, end + 1)  # 'saves up to 80% computational budget'
         # A measure found inside the phrase, not at its end, is what the value is of: '2.3× lower
         # latency deadlines' compares latency.
         if span is None or any(s < span[1] and span[0] < e < span[1] for s, e in paper.covered):
