@@ -619,3 +619,13 @@ def test_changes_listed_after_values_pair_with_them_rather_than_carry_the_last_m
     text = "It reaches 88.3% zero-shot and 91.1% tuned accuracy, beating FooNet by 2% and 0.1%, respectively."
     found = results(text, [mention(text, "FooNet", "method")])
     assert found[2].metric != "tuned accuracy"
+
+
+def test_numbers_compared_after_the_last_pair_with_as_many_systems():
+    text = "It reaches 80.1% accuracy, 1.2% and 0.9% higher than FooNet-S and BarNet-T, respectively."
+    mentions = [mention(text, "FooNet-S", "model"), mention(text, "BarNet-T", "model")]
+    assert [(r.text, r.compared_to) for r in results(text, mentions)] == [
+        ("80.1%", None),
+        ("1.2%", "FooNet-S"),
+        ("0.9%", "BarNet-T"),
+    ]

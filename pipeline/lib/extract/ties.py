@@ -248,14 +248,21 @@ def paired_systems(
     groups: list[range],
     datasets: list[str | None],
 ) -> list[str | None]:
-    """A group of numbers whose first is compared with as many systems as the group has numbers,
-    each with its own: "outperforms A and B by 3% and 5%" (A, then B); with one system before
+    """A group of numbers whose first (or, the comparison after them, last) is compared with as many
+    systems as the group has numbers, each with its own: "outperforms A and B by 3% and 5%", "3%
+    and 5% higher than A and B" (A, then B); with one system before
     "by", all of them: "surpasses A by 6.3%, 9.6% and 5.5% on B, C and D(, respectively)", unless
     a "respectively" pairs the numbers with something other than datasets ("of A and B by 1.4% and
     0.6%, respectively", B not known as a system)."""
     paired = list(compared)
     for group in groups:
         names = (compared[group[0]] or "").split(", ")
+        last = (compared[group[-1]] or "").split(", ")
+        if len(group) > 1 and len(last) == len(group) and not any(compared[k] for k in group[:-1]):
+            # The comparison after the last number: "1.2% and 0.96% higher than A and B" (A, then B).
+            for index, k in enumerate(group):
+                paired[k] = last[index]
+            continue
         if len(group) < 2 or any(compared[k] for k in group[1:]):
             continue
         by = _BY_BEFORE.search(text, max(0, found[group[0]][0] - 30), found[group[0]][0])
