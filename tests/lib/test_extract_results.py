@@ -629,3 +629,14 @@ def test_numbers_compared_after_the_last_pair_with_as_many_systems():
         ("1.2%", "FooNet-S"),
         ("0.9%", "BarNet-T"),
     ]
+
+
+def test_a_number_in_parallel_past_the_first_ones_measure_shares_it():
+    text = (
+        "It achieves 63.3% accuracy on AlphaSet24 and 95.6% on BetaSet500. "
+        "It gives +2.8% Zorbness and +3.7% SPL on AlphaSet24, +2.6% Zorbness on BetaSet500."
+    )
+    mentions = [mention(text, "accuracy", "metric"), mention(text, "SPL", "metric")]
+    found = {r.text: r.metric for r in results(text, mentions)}
+    assert found["95.6%"] == "accuracy"
+    assert found["+2.6%"] is None  # measured in something of its own, not SPL

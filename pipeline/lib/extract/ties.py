@@ -76,7 +76,16 @@ _LIST_OPENING = re.compile(r"\s*(?:On|For|In|Across)\s+(?:the\s+)?")
 _LIST_CLOSE = re.compile(r"(?:\s+(?:datasets?|benchmarks?|tasks?))?,")
 # Between numbers in parallel: where each was measured, then a list's comma or "and".
 _PARALLEL_GAP = re.compile(
-    r"(?:\s+(?:on|for|in|across)\s+(?:the\s+)?[^\W\d][^,;.()\d%×]{0,50}?)?(?:\s*,\s*(?:and\s+)?|\s+and\s+)"
+    r"(?:\s+(?:on|for|in|across)\s+(?:the\s+)?[^\W\d][^,;.()%×]{0,50}?)?(?:\s*,\s*(?:and\s+)?|\s+and\s+)"
+)
+# ... or past the first one's measure, when the next is measured on something of its own right
+# after it: "63.3% accuracy on AIME24 and 95.6% on MATH500".
+_MEASURED_PARALLEL_GAP = re.compile(
+    r"(?:\s+[^\W\d][\w@-]*){1,3}?\s+(?:on|for|in|across|over)\s+(?:the\s+)?[^\W\d][^,;.()%×]{0,50}?"
+    r"(?:\s*,\s*(?:and\s+)?|\s+and\s+)"
+)
+_MEASURED_ON = re.compile(
+    r"\s+(?:(?:less|more|higher|lower|better|worse|faster|slower)\s+)?(?:on|for|in|across|over)\s"
 )
 _NAME_LIKE = re.compile(r"(?=[\w.-]*[A-Z][\w.-]*[A-Z\d])[A-Z][\w.-]*[\w](?<![A-Z]s)")
 _NOT_NAMES = frozenset({"SOTA", "SOTAS", "SOTA.", "AI", "GPU", "GPUS", "CPU", "TPU"})
@@ -285,7 +294,7 @@ def parallel(
     captioning", "gains of 11.5% on A, 26.1% on B, and 8.1% on C"), share the one metric named
     for them, and the system the first is compared with after "by"."""
     metrics, compared = list(metrics), list(compared)
-    for group in number_groups(text, found, _PARALLEL_GAP):
+    for group in _parallel_groups(text, found):
         if len(group) < 2:
             continue
         named = {metrics[k] for k in group} - {None}
@@ -299,6 +308,25 @@ def parallel(
             for k in group:
                 compared[k] = compared[group[0]]
     return metrics, compared
+
+
+def _parallel_groups(text: str, found: list[tuple[int, int, float | None, str | None]]) -> list[range]:
+    """The results (indices, in order) in parallel: number_groups with _PARALLEL_GAP, and past a
+    measure when the next number is measured on something right after it."""
+    groups = []
+    group_start = 0
+    for k in range(len(found)):
+        if k + 1 < len(found) and (
+            _PARALLEL_GAP.fullmatch(text, found[k][1], found[k + 1][0])
+            or (
+                _MEASURED_PARALLEL_GAP.fullmatch(text, found[k][1], found[k + 1][0])
+                and _MEASURED_ON.match(text, found[k + 1][1])
+            )
+        ):
+            continue
+        groups.append(range(group_start, k + 1))
+        group_start = k + 1
+    return groups
 
 
 def paired_metrics(
