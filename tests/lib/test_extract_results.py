@@ -640,3 +640,15 @@ def test_a_number_in_parallel_past_the_first_ones_measure_shares_it():
     found = {r.text: r.metric for r in results(text, mentions)}
     assert found["95.6%"] == "accuracy"
     assert found["+2.6%"] is None  # measured in something of its own, not SPL
+
+
+def test_a_change_named_by_a_noun_or_with_a_reference_gives_its_measure():
+    text = (
+        "It gives a reduction in the FPR from 24.8% to 2.0% on AlphaSet. "
+        "It increases the Spearman correlation with the Zorb Arena from 0.94 to 0.98."
+    )
+    mentions = [mention(text, "FPR", "metric"), mention(text, "Spearman correlation", "metric")]
+    assert [(r.text, r.metric) for r in results(text, mentions)] == [
+        ("24.8% to 2.0%", "FPR"),
+        ("0.94 to 0.98", "Spearman correlation"),
+    ]

@@ -32,15 +32,17 @@ _DATASET_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/\s*)(
 _METRICS_GAP_AFTER = re.compile(r"\s+(?:in\s+terms\s+of|in|on|for)\s+(?:the\s+)?", re.IGNORECASE)
 # "RMSE and CRPS by up to 4.6% and 4.3%", "an F1 and AUC of 71.2 and 80.4".
 _METRICS_GAP_BEFORE = re.compile(r"\s+(?:by|of)\s+(?:(?:up\s+to|about|around|nearly|over)\s+)?")
-# A verb of change, then the measure it changes: "improves the top-1 accuracy", "reduce latency".
+# A verb of change, then the measure it changes: "improves the top-1 accuracy", "reduce latency"; or
+# a noun of change and "in": "a reduction in the FPR".
 _CHANGE_VERB_BEFORE = re.compile(
-    r"\b(?:improv|increas|boost|rais|enhanc|reduc|decreas|lower|cut|surpass|exceed|outperform)\w*"
-    r"\s+(?:(?:the|its|their|our)\s+)?$",
+    r"\b(?:(?:improv|increas|boost|rais|enhanc|reduc|decreas|lower|cut|surpass|exceed|outperform)\w*"
+    r"|(?:reductions?|improvements?|increases?|decreases?|drops?|gains?)\s+in)\s+(?:(?:the|its|their|our)\s+)?$",
     re.IGNORECASE,
 )
-# ... then whose or where ("of A and B", "across tasks", "on both splits") and "by" the number.
+# ... then whose, where or against what ("of A and B", "across tasks", "on both splits", "with human
+# ratings") and "by" or "from" the number.
 _CHANGE_OF = re.compile(
-    r"(?:\s+(?:(?P<of>of)|for|across|on|in)\s+(?P<what>[^;:.()%×]{1,80}?),?)?\s+(?:(?P<from>from)|by)\s+"
+    r"(?:\s+(?:(?P<of>of)|for|across|on|in|with)\s+(?P<what>[^;:.()%×]{1,80}?),?)?\s+(?:(?P<from>from)|by)\s+"
     r"(?:(?:up\s+to|about|around|nearly|over|approximately|a\s+relative|an\s+average\s+of)\s+)?",
     re.IGNORECASE,
 )
