@@ -652,3 +652,9 @@ def test_a_change_named_by_a_noun_or_with_a_reference_gives_its_measure():
         ("24.8% to 2.0%", "FPR"),
         ("0.94 to 0.98", "Spearman correlation"),
     ]
+
+
+def test_a_value_compared_with_a_measured_one_carries_its_measure():
+    text = "It achieves 91.5% test accuracy compared to 23.8% from vanilla FooNet."
+    found = results(text, [mention(text, "test accuracy", "metric")])
+    assert [(r.text, r.metric) for r in found] == [("91.5%", "test accuracy"), ("23.8%", "test accuracy")]
