@@ -287,8 +287,8 @@ def add_named_heads(paper: PaperState) -> None:
 
 
 # Natural languages as the material a paper works on: a pair 'English-German', a language's data
-# 'Japanese text', 'English and Czech newspaper texts', and a language after a preposition, 'a
-# parser for German', 'translated from English to Japanese'.
+# 'Japanese text', 'English and Czech newspaper texts'. A language alone ('a parser for German',
+# 'translated from English to Japanese') names no dataset: the annotated sets never count one.
 # A capitalised word, \b[A-Z][a-z]+\b: opening with the capital (its \b as a look back) lets re
 # jump from capital to capital instead of trying every position, in half the time over a text.
 _PLAIN_WORD = re.compile(r"[A-Z](?<!\w[A-Z])(?<!non-[A-Z])[a-z]+\b")  # not 'non-English corpora'
@@ -298,14 +298,6 @@ _LANGUAGE_PAIR = re.compile(r"[-–/]|-to-")
 
 
 _LOWER_WORDS_AFTER = re.compile(r"(?: [a-z][a-z-]*\b){1,4}")
-
-
-_PREPOSITION_BEFORE = re.compile(r"\b(?:in|for|from|to|into|between|both) $")
-
-
-_BARE_LANGUAGE_AFTER = re.compile(
-    r"[.,;:)]|$| (?:and|or|to|is|are|was|were|which|that|with|using|by|as|than|but|only)\b"
-)
 
 
 def _language_data_end(text: str, end: int) -> int | None:
@@ -338,13 +330,9 @@ def add_languages(paper: PaperState) -> None:
             index += 1
         elif data is not None:
             spans[index] = (start, data)
-        elif _PREPOSITION_BEFORE.search(text, max(0, start - 10), start) and _BARE_LANGUAGE_AFTER.match(
-            text, end
-        ):
-            spans[index] = (start, end)
         index += 1
     # A language listed with one of those is one too: 'from Chinese, Arabic, and English corpora'
-    # (backwards), 'in English and Japanese' (forwards).
+    # (backwards), 'English-German and French' (forwards).
     for step, order in ((1, range(len(found) - 2, -1, -1)), (-1, range(1, len(found)))):
         for index in order:
             left, right = sorted((found[index], found[index + step]), key=lambda m: m.start())

@@ -234,7 +234,11 @@ RULES: tuple[Rule, ...] = (
         "late_names",
         ("LANGUAGE_DATA_HEADS",),
         context.add_languages,
-        ("We translate from German to Finnish.", [("German", "dataset")]),
+        (
+            "We translate German-Finnish pairs, not from Czech to Polish.",
+            [("German-Finnish", "dataset")],
+            ("Czech",),
+        ),
         ("We tune Finnish language models on non-Czech corpora.", [], ("Finnish language", "Czech corpora")),
     ),
     _rule(
