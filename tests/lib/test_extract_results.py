@@ -658,3 +658,16 @@ def test_a_value_compared_with_a_measured_one_carries_its_measure():
     text = "It achieves 91.5% test accuracy compared to 23.8% from vanilla FooNet."
     found = results(text, [mention(text, "test accuracy", "metric")])
     assert [(r.text, r.metric) for r in found] == [("91.5%", "test accuracy"), ("23.8%", "test accuracy")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Notably on AlphaSet, it reaches 82.5% top-1 accuracy.",
+        "For object detection on AlphaSet, it improves the mAP of FooNet by 2.0%.",
+        "Experiments on AlphaSet show that it is 16× smaller.",
+    ],
+)
+def test_a_dataset_opening_the_sentence_after_a_word_or_a_task_is_the_numbers(text):
+    found = results(text, [mention(text, "AlphaSet", "dataset")])
+    assert [r.dataset for r in found] == ["AlphaSet"]

@@ -25,6 +25,14 @@ _DATASET_GAP_AFTER = re.compile(
 _MAX_DATASET_GAP = 60
 # A dataset that opens a clause: "On ImageNet, ...", "For COCO, ...".
 _CLAUSE_OPENING = re.compile(r"\b(?:[Oo]n|[Ff]or|[Ii]n)\s+(?:the\s+)?$")
+# What a sentence may say before the dataset it opens on: a word or two ("Notably on A, ...",
+# "Experiments on A show ..."), the task ("For object detection on A, ..."), or both ("Specifically,
+# for image classification on A").
+# Not what a model was trained on: "Trained on A, it beats the baseline by 5.1%".
+_OPENING_LEAD = re.compile(
+    r"(?!(?:Trained|Training|Pre-?trained|Fine-?tuned|Learned)\b)"
+    r"(?:[A-Z][a-z]+(?:\s+[a-z]+)?,?\s+)(?:(?:for|in)\s+(?:[a-z][\w-]*\s+){1,4})?|(?:For|In)\s+(?:[a-z][\w-]*\s+){1,4}"
+)
 _CLAUSE_BREAK_BEFORE = re.compile(r"[;:]\s*$")
 _DATASET_GAP_BEFORE = re.compile(r"(?:\s+(?:dataset|benchmark)s?)?,?\s(?:[^;.]|\.\d){0,150}")
 _DATASET_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/\s*)(?:the\s+)?")
@@ -556,7 +564,9 @@ def _dataset_opening_clause(text: str, datasets: Cues, start: int, sentence_star
     opener = _CLAUSE_OPENING.search(text, max(sentence_start, cue.start - 8), cue.start)
     if cue.start < sentence_start or opener is None:
         return None
-    opens = opener.start() == sentence_start or _CLAUSE_BREAK_BEFORE.search(
-        text, max(sentence_start, opener.start() - 3), opener.start()
+    opens = (
+        opener.start() == sentence_start
+        or _OPENING_LEAD.fullmatch(text, sentence_start, opener.start())
+        or _CLAUSE_BREAK_BEFORE.search(text, max(sentence_start, opener.start() - 3), opener.start())
     )
     return cue.name if opens and _DATASET_GAP_BEFORE.fullmatch(text, cue.end, start) else None
