@@ -39,6 +39,7 @@ from pipeline.lib.extract.vocabulary import (
     RATE_KINDS,
     SCORE_HEADS,
     TOPIC_HEADS,
+    VALUED_MEASURE_HEADS,
     WEAK_METRIC_HEADS,
     alternation,
 )
@@ -516,7 +517,7 @@ def _add_metric_phrase(paper: PaperState, phrase: str, phrase_start: int, value:
     if not words:
         return
     head = words[-1].lower()
-    if head not in METRIC_HEADS:
+    if head not in METRIC_HEADS and head not in VALUED_MEASURE_HEADS:
         return
     if head in WEAK_METRIC_HEADS and (len(words) == 1 or words[0].islower()) and head not in _RATE_HEADS:
         return  # 'an approximation error of', but 'a Nash imitation gap of', 'a win rate of'

@@ -22,7 +22,7 @@ MEASURE_RULES: tuple[Rule, ...] = (
     _rule(
         "measured_value",
         "context",
-        ("METRIC_HEADS", "METRIC_FILLERS"),
+        ("METRIC_HEADS", "METRIC_FILLERS", "VALUED_MEASURE_HEADS"),
         context.add_measured_values,
         ("The model reaches a token overlap score of 0.71.", [("token overlap score", "metric")]),
         (
@@ -30,6 +30,7 @@ MEASURE_RULES: tuple[Rule, ...] = (
             [("zero-shot FID", "metric")],
             ("zero-shot FID score",),
         ),
+        ("It gives a computational speedup of 45x.", [("computational speedup", "metric")]),
     ),
     _rule(
         "gain_measure",
