@@ -30,6 +30,7 @@ def mention(text: str, surface: str, entity_type: str, name: str | None = None) 
     [
         ("Our method improves accuracy by 5.1% on average.", "5.1%", 5.1, "%"),
         ("It gains 20.7 % on fluid tasks.", "20.7 %", 20.7, "%"),
+        ("It beats the baselines by 10+% in accuracy.", "10+%", 10.0, "%"),
         ("It is 1.5-3× better than the baseline.", "1.5-3×", 3.0, "×"),
         ("It yields a 11–77% improvement.", "11–77%", 77.0, "%"),
         ("Training is 3x faster.", "3x", 3.0, "×"),
