@@ -34,8 +34,8 @@ _OWNER_BEFORE_NAME = re.compile(r"[A-Z][\w-]*['’]s ")
 def type_list(paper: PaperState, kind_noun: str, position: int) -> None:
     """The names listed from position are things of the kind the kind noun says. A name the shapes
     took for a method is a model in a list of models that holds a model already ('models such as
-    V-MoE and E3-MoE', 'models (including BERT, OPT and STanHop-Net)'); in a list of models alone
-    ('topic models such as MedLDA') it stays what the shapes made it."""
+    Zorb-MoE and Quux-7B', 'models (including GPT-4o and ZorbHop-Net)'); in a list of models alone
+    ('topic models such as ZorbLDA') it stays what the shapes made it."""
     text = paper.text
     entity_type = KIND_TYPES[kind_noun]
     shaped_methods, holds_model = [], False

@@ -91,7 +91,7 @@ _BENCHMARK_FOLLOWERS = frozenset(BENCHMARK_FOLLOWERS)
 
 
 # 'on X and four real datasets', 'X, Y and Z benchmarks'; not past a preposition, which starts what
-# is done with the names ('V-MoE and E3-MoE fine-tuned on benchmark datasets').
+# is done with the names ('Zorb-MoE and Quux-MoE fine-tuned on benchmark datasets').
 _LISTED_DATASETS = re.compile(
     r"(?:,? (?:and |or )?(?:the )?(?!(?:on|in|of|for|with|from|to|by|at|over|across)\b)[\w-]+){0,6}?"
     r" (?:datasets|benchmarks|corpora)\b"

@@ -89,7 +89,7 @@ _PARALLEL_GAP = re.compile(
     r"(?:\s+(?:on|for|in|across)\s+(?:the\s+)?[^\W\d][^,;.()%×]{0,50}?)?(?:\s*,\s*(?:and\s+)?|\s+and\s+)"
 )
 # ... or past the first one's measure, when the next is measured on something of its own right
-# after it: "63.3% accuracy on AIME24 and 95.6% on MATH500".
+# after it: "63.3% accuracy on AlphaSet and 95.6% on BetaSet".
 _MEASURED_PARALLEL_GAP = re.compile(
     r"(?:\s+[^\W\d][\w@-]*){1,3}?\s+(?:on|for|in|across|over)\s+(?:the\s+)?[^\W\d][^,;.()%×]{0,50}?"
     r"(?:\s*,\s*(?:and\s+)?|\s+and\s+)"
