@@ -404,6 +404,8 @@ RULES: tuple[Rule, ...] = (
         ),
         ("Poses come from Kestrel-1x and GPT-4o.", [("Kestrel-1x", "model")]),
         ("We compare Lumen-3 and Vortex on bandits.", [("Lumen-3", "method")]),
+        ("We prune GPT-4o and VL-Zorb alike.", [("VL-Zorb", "model")]),
+        ("We compare VL-Zorb and Vortex on bandits.", [("VL-Zorb", "method")]),
     ),
     _rule(
         "listed_model_size",
