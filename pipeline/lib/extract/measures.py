@@ -436,7 +436,7 @@ def add_measure(paper: PaperState, span: tuple[int, int]) -> None:
 # A value with its unit, then what it is a value of: '13.5% higher model accuracy', '38% BitOPs
 # reduction', 'a 50% reduction in FLOPs'. A measure head is not needed here: the value says the
 # phrase is measured.
-_VALUE = re.compile(rf"{_leading_digits('+-')}(?:\.\d+)?\s?(?:%|\\%|{_TIMES})(?:\s(?:points|pp))?(?=\s)")
+_VALUE = re.compile(rf"{_leading_digits('+-')}(?:\.\d+)?\+?\s?(?:%|\\%|{_TIMES})(?:\s(?:points|pp))?(?=\s)")
 _VALUED_COMPARATIVE = re.compile(
     # Not 'more' or 'fewer': what a factor counts is left to the count rule ('12% more puzzles').
     r"\s(?:(?:higher|lower|better|faster|greater|improved|reduced|increased)\s)"
@@ -467,6 +467,11 @@ _OPERATIONS_COUNTED = re.compile(
 _SAVED_BEFORE = re.compile(
     r"\b(?:saves?|saving|cuts?|cutting)\s(?:(?:up to|about|around|nearly|over|≈|~)\s?)*$"
 )
+# A change named before its value: 'an average reduction of 22% in average kurtosis'.
+_CHANGE_OF_BEFORE = re.compile(
+    rf"\b{_CHANGE_NOUN}\sof\s(?:(?:up to|about|around|nearly|over|approximately)\s)?$"
+)
+_NEXT_VALUE = re.compile(r"(?:\s+of\s+[\w\s-]{1,40}?)?,?\s+(?:and\s+)?")
 _VALUED_CHANGE_AFTER = re.compile(rf"\s{_CHANGE_NOUN}(?=[\s,.;:)]|$)")
 # Savings name a measure with what is saved, as a cued measure does ('memory savings',
 # SECOND_MEASURE_HEADS); a reduction or a gain is a change in the measure before it ('38% BitOPs
@@ -482,6 +487,7 @@ _NOT_VALUED_HEADS = frozenset(
         # What is done or where, not what is measured: 'faster inference', 'higher in settings'.
         *("inference", "training", "decoding", "often", "area", "areas"),
         *("tasks", "settings", "benchmarks", "datasets", "domains", "environments", "scenarios"),
+        *("metric", "metrics"),
     )
 )
 _ADJECTIVE = re.compile(r"(?:icient|sistent|erent|ive|ble|ous|ful|ly|est|al|ic|ed|ing|ar)$")
@@ -502,6 +508,7 @@ def add_valued_measures(paper: PaperState) -> None:
     text = paper.text
     if "%" not in text and "×" not in text and "x " not in text and "\\times" not in text:
         return
+    changed_end = -1  # the end of the last phrase a change noun's value was gained in
     for value in _VALUE.finditer(text):
         end = value.end()
         after = _VALUED_COMPARATIVE.match(text, end) or _VALUED_CHANGE_IN.match(text, end)
@@ -509,6 +516,12 @@ def add_valued_measures(paper: PaperState) -> None:
             span = _valued_phrase(text, after.end())
         elif (value_in := _VALUE_IN.match(text, end)) is not None:
             span = _measure_in(text, _LEAD.match(text, value_in.end()).end())
+            # 'a drop of 3% in X', and the values listed after it: 'of 22% in X and 26% in Y'
+            if _CHANGE_OF_BEFORE.search(text, max(0, value.start() - 40), value.start()) or (
+                changed_end >= 0 and _NEXT_VALUE.fullmatch(text, changed_end, value.start())
+            ):
+                span = span or _valued_phrase(text, _LEAD.match(text, value_in.end()).end())
+                changed_end = span[1] if span else -1
         else:
             span = _valued_phrase(text, end + 1, _VALUED_CHANGE_AFTER)
             if span is not None and (saved := _SAVINGS_AFTER.match(text, span[1])) is not None:
