@@ -445,7 +445,7 @@ _CHANGE_NOUN = (
     r"(?:reductions?|improvements?|gains?|increases?|decreases?|drops?|boosts?|savings?|degradations?)"
 )
 _VALUED_CHANGE_IN = re.compile(
-    rf"\s(?:(?:relative|absolute|average|overall)\s)?{_CHANGE_NOUN}\sin\s(?!terms\b)(?:the\s)?"
+    rf"\s(?:(?:relative|absolute|average|overall)\s)?{_CHANGE_NOUN}\s(?P<prep>in|on)\s(?!terms\b)(?:the\s)?"
     r"(?:(?:[a-z]+['’]s)\s)?"
 )
 # A word of the phrase: lower case, or an acronym with capitals after its first letter ('FLOPs',
@@ -502,9 +502,8 @@ MAX_VALUED_WORDS = 3
 
 
 def add_valued_measures(paper: PaperState) -> None:
-    """What a value is given for, named right after it: '13.5% higher model accuracy', '87×
-    lower computation energy', '38% BitOPs reduction', 'a 50% reduction in FLOPs', 'saves 80%
-    computational budget'."""
+    """What a value is given for, named right after it: '13.5% higher model accuracy', '87× lower
+    computation energy', '38% BitOPs reduction', 'a 50% reduction in FLOPs', 'saves 80% budget'."""
     text = paper.text
     if "%" not in text and "×" not in text and "x " not in text and "\\times" not in text:
         return
@@ -512,8 +511,9 @@ def add_valued_measures(paper: PaperState) -> None:
     for value in _VALUE.finditer(text):
         end = value.end()
         after = _VALUED_COMPARATIVE.match(text, end) or _VALUED_CHANGE_IN.match(text, end)
-        if after is not None:
-            span = _valued_phrase(text, after.end())
+        if after is not None:  # 'a gain on X' needs a measure head, 'a gain in X' none
+            read = _measure_at if after.groupdict().get("prep") == "on" else _valued_phrase
+            span = read(text, after.end())
         elif (value_in := _VALUE_IN.match(text, end)) is not None:
             span = _measure_in(text, _LEAD.match(text, value_in.end()).end())
             # 'a drop of 3% in X', and the values listed after it: 'of 22% in X and 26% in Y'
