@@ -30,6 +30,7 @@ def mention(text: str, surface: str, entity_type: str, name: str | None = None) 
     [
         ("Our method improves accuracy by 5.1% on average.", "5.1%", 5.1, "%"),
         ("It gains 20.7 % on fluid tasks.", "20.7 %", 20.7, "%"),
+        ("It beats the baselines by 10+% in accuracy.", "10+%", 10.0, "%"),
         ("It is 1.5-3× better than the baseline.", "1.5-3×", 3.0, "×"),
         ("It yields a 11–77% improvement.", "11–77%", 77.0, "%"),
         ("Training is 3x faster.", "3x", 3.0, "×"),
@@ -619,3 +620,55 @@ def test_changes_listed_after_values_pair_with_them_rather_than_carry_the_last_m
     text = "It reaches 88.3% zero-shot and 91.1% tuned accuracy, beating FooNet by 2% and 0.1%, respectively."
     found = results(text, [mention(text, "FooNet", "method")])
     assert found[2].metric != "tuned accuracy"
+
+
+def test_numbers_compared_after_the_last_pair_with_as_many_systems():
+    text = "It reaches 80.1% accuracy, 1.2% and 0.9% higher than FooNet-S and BarNet-T, respectively."
+    mentions = [mention(text, "FooNet-S", "model"), mention(text, "BarNet-T", "model")]
+    assert [(r.text, r.compared_to) for r in results(text, mentions)] == [
+        ("80.1%", None),
+        ("1.2%", "FooNet-S"),
+        ("0.9%", "BarNet-T"),
+    ]
+
+
+def test_a_number_in_parallel_past_the_first_ones_measure_shares_it():
+    text = (
+        "It achieves 63.3% accuracy on AlphaSet24 and 95.6% on BetaSet500. "
+        "It gives +2.8% Zorbness and +3.7% SPL on AlphaSet24, +2.6% Zorbness on BetaSet500."
+    )
+    mentions = [mention(text, "accuracy", "metric"), mention(text, "SPL", "metric")]
+    found = {r.text: r.metric for r in results(text, mentions)}
+    assert found["95.6%"] == "accuracy"
+    assert found["+2.6%"] is None  # measured in something of its own, not SPL
+
+
+def test_a_change_named_by_a_noun_or_with_a_reference_gives_its_measure():
+    text = (
+        "It gives a reduction in the FPR from 24.8% to 2.0% on AlphaSet. "
+        "It increases the Spearman correlation with the Zorb Arena from 0.94 to 0.98."
+    )
+    mentions = [mention(text, "FPR", "metric"), mention(text, "Spearman correlation", "metric")]
+    assert [(r.text, r.metric) for r in results(text, mentions)] == [
+        ("24.8% to 2.0%", "FPR"),
+        ("0.94 to 0.98", "Spearman correlation"),
+    ]
+
+
+def test_a_value_compared_with_a_measured_one_carries_its_measure():
+    text = "It achieves 91.5% test accuracy compared to 23.8% from vanilla FooNet."
+    found = results(text, [mention(text, "test accuracy", "metric")])
+    assert [(r.text, r.metric) for r in found] == [("91.5%", "test accuracy"), ("23.8%", "test accuracy")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Notably on AlphaSet, it reaches 82.5% top-1 accuracy.",
+        "For object detection on AlphaSet, it improves the mAP of FooNet by 2.0%.",
+        "Experiments on AlphaSet show that it is 16× smaller.",
+    ],
+)
+def test_a_dataset_opening_the_sentence_after_a_word_or_a_task_is_the_numbers(text):
+    found = results(text, [mention(text, "AlphaSet", "dataset")])
+    assert [r.dataset for r in found] == ["AlphaSet"]

@@ -7,6 +7,7 @@ import re
 
 from pipeline.lib.extract import proposed as cue
 from pipeline.lib.extract.lexicons import Hit
+from pipeline.lib.extract.listed import KIND_TYPES, type_list
 from pipeline.lib.extract.shapes import (
     ADJECTIVE_ENDING,
     ADJECTIVE_SUFFIX_PATTERN,
@@ -38,6 +39,7 @@ from pipeline.lib.extract.vocabulary import (
     RATE_KINDS,
     SCORE_HEADS,
     TOPIC_HEADS,
+    VALUED_MEASURE_HEADS,
     WEAK_METRIC_HEADS,
     alternation,
 )
@@ -86,9 +88,6 @@ _KIND_BEFORE = re.compile(
 )
 
 
-_KIND_TYPES = {noun: kind for kind, nouns in LIST_KIND_NOUNS.items() for noun in nouns}
-
-
 # 'datasets (BDD100K, Cityscapes, and SODA10M)': a list in parentheses right after a kind noun.
 # Both patterns begin with a literal, so the full-text scan stays cheap; the word before is
 # checked against a set.
@@ -98,7 +97,7 @@ _PARENTHESIS_LIST = re.compile(r" \((?=[A-Z0-9])")
 _LAST_WORD = re.compile(r"\w+$")
 
 
-_PARENTHESIS_KINDS = frozenset(_KIND_TYPES) - set(LIST_KIND_NOUNS_NOT_BEFORE_PARENTHESES)
+_PARENTHESIS_KINDS = frozenset(KIND_TYPES) - set(LIST_KIND_NOUNS_NOT_BEFORE_PARENTHESES)
 
 
 # 'results on X and Y', 'experiments on the X, Y and Z': an evaluation phrase before a list.
@@ -289,8 +288,8 @@ def add_named_heads(paper: PaperState) -> None:
 
 
 # Natural languages as the material a paper works on: a pair 'English-German', a language's data
-# 'Japanese text', 'English and Czech newspaper texts', and a language after a preposition, 'a
-# parser for German', 'translated from English to Japanese'.
+# 'Japanese text', 'English and Czech newspaper texts'. A language alone ('a parser for German',
+# 'translated from English to Japanese') names no dataset: the annotated sets never count one.
 # A capitalised word, \b[A-Z][a-z]+\b: opening with the capital (its \b as a look back) lets re
 # jump from capital to capital instead of trying every position, in half the time over a text.
 _PLAIN_WORD = re.compile(r"[A-Z](?<!\w[A-Z])(?<!non-[A-Z])[a-z]+\b")  # not 'non-English corpora'
@@ -300,14 +299,6 @@ _LANGUAGE_PAIR = re.compile(r"[-–/]|-to-")
 
 
 _LOWER_WORDS_AFTER = re.compile(r"(?: [a-z][a-z-]*\b){1,4}")
-
-
-_PREPOSITION_BEFORE = re.compile(r"\b(?:in|for|from|to|into|between|both) $")
-
-
-_BARE_LANGUAGE_AFTER = re.compile(
-    r"[.,;:)]|$| (?:and|or|to|is|are|was|were|which|that|with|using|by|as|than|but|only)\b"
-)
 
 
 def _language_data_end(text: str, end: int) -> int | None:
@@ -340,13 +331,9 @@ def add_languages(paper: PaperState) -> None:
             index += 1
         elif data is not None:
             spans[index] = (start, data)
-        elif _PREPOSITION_BEFORE.search(text, max(0, start - 10), start) and _BARE_LANGUAGE_AFTER.match(
-            text, end
-        ):
-            spans[index] = (start, end)
         index += 1
     # A language listed with one of those is one too: 'from Chinese, Arabic, and English corpora'
-    # (backwards), 'in English and Japanese' (forwards).
+    # (backwards), 'English-German and French' (forwards).
     for step, order in ((1, range(len(found) - 2, -1, -1)), (-1, range(1, len(found)))):
         for index in order:
             left, right = sorted((found[index], found[index + step]), key=lambda m: m.start())
@@ -473,29 +460,6 @@ def _add_examples(paper: PaperState, hit: Hit) -> None:
         type_list(paper, kind.group(1), skip.end())
 
 
-_OWNER_BEFORE_NAME = re.compile(r"[A-Z][\w-]*['’]s ")
-
-
-def type_list(paper: PaperState, kind_noun: str, position: int) -> None:
-    """The names listed from position are things of the kind the kind noun says."""
-    text = paper.text
-    entity_type = _KIND_TYPES[kind_noun]
-    for item in list_items(text, position):
-        owner = _OWNER_BEFORE_NAME.match(text, item[0], item[1])
-        if owner is not None:
-            item = (owner.end(), item[1])  # 'OpenAI’s GPT-4' is GPT-4
-        name = listed_name(paper, item)
-        if name is None:
-            continue
-        existing = paper.entities.get(paper.key(name))
-        if existing is not None:
-            if not existing.known and entity_type == "dataset":
-                paper.retype(existing, entity_type)  # context beats shape
-            continue
-        entry = paper.lexicon.lookup(name)
-        paper.add(name, entry.kind if entry else entity_type, item, known=True)
-
-
 def _add_evaluation_list(paper: PaperState, position: int) -> None:
     """'results on Atari and Minecraft': in a list that follows an evaluation phrase and holds a
     known dataset, the other names are datasets too ('Minecraft show' ends the list, so a plain
@@ -553,7 +517,7 @@ def _add_metric_phrase(paper: PaperState, phrase: str, phrase_start: int, value:
     if not words:
         return
     head = words[-1].lower()
-    if head not in METRIC_HEADS:
+    if head not in METRIC_HEADS and head not in VALUED_MEASURE_HEADS:
         return
     if head in WEAK_METRIC_HEADS and (len(words) == 1 or words[0].islower()) and head not in _RATE_HEADS:
         return  # 'an approximation error of', but 'a Nash imitation gap of', 'a win rate of'

@@ -1,12 +1,12 @@
-"""Names listed around a dataset noun that the other list rules leave: before a plural one
-('experiments on the Netflix and Movielens datasets'), and after one and a colon ('two graph
-benchmarks: MalNet and TpuGraphs')."""
+"""Names listed: after a kind noun, things of its kind ('benchmarks such as A and B', type_list, which
+the context rules call), and around a dataset noun where the other list rules leave them: before a
+plural one ('experiments on the Netflix and Movielens datasets'), and after one and a colon ('two
+graph benchmarks: MalNet and TpuGraphs')."""
 
 from __future__ import annotations
 
 import re
 
-from pipeline.lib.extract.context import type_list
 from pipeline.lib.extract.shapes import list_items, listed_name, plain_capitalised
 from pipeline.lib.extract.state import PaperState
 from pipeline.lib.extract.vocabulary import LIST_KIND_NOUNS, LIST_KIND_NOUNS_NOT_BEFORE_PARENTHESES
@@ -24,6 +24,41 @@ _REACH = 160
 # 'models: Model I with ...'), whose colons open sentences as often as lists.
 _COLON_KINDS = sorted(set(LIST_KIND_NOUNS["dataset"]) - set(LIST_KIND_NOUNS_NOT_BEFORE_PARENTHESES))
 _COLON_LIST = re.compile(rf"\b({'|'.join(_COLON_KINDS)}): (?=[A-Z0-9])")
+
+
+# The kind each kind noun says the names listed after it are: "benchmarks such as A" are datasets.
+KIND_TYPES = {noun: kind for kind, nouns in LIST_KIND_NOUNS.items() for noun in nouns}
+_OWNER_BEFORE_NAME = re.compile(r"[A-Z][\w-]*['’]s ")
+
+
+def type_list(paper: PaperState, kind_noun: str, position: int) -> None:
+    """The names listed from position are things of the kind the kind noun says. A name the shapes
+    took for a method is a model in a list of models that holds a model already ('models such as
+    Zorb-MoE and Quux-7B', 'models (including GPT-4o and ZorbHop-Net)'); in a list of models alone
+    ('topic models such as ZorbLDA') it stays what the shapes made it."""
+    text = paper.text
+    entity_type = KIND_TYPES[kind_noun]
+    shaped_methods, holds_model = [], False
+    for item in list_items(text, position):
+        owner = _OWNER_BEFORE_NAME.match(text, item[0], item[1])
+        if owner is not None:
+            item = (owner.end(), item[1])  # 'OpenAI’s GPT-4' is GPT-4
+        name = listed_name(paper, item)
+        if name is None:
+            continue
+        existing = paper.entities.get(paper.key(name))
+        if existing is not None:
+            holds_model = holds_model or existing.entity_type == "model"
+            if not existing.known and entity_type == "dataset":
+                paper.retype(existing, entity_type)  # context beats shape
+            elif existing.entity_type == "method" and not (existing.known or existing.expansion):
+                shaped_methods.append(existing)
+            continue
+        entry = paper.lexicon.lookup(name)
+        paper.add(name, entry.kind if entry else entity_type, item, known=True)
+    if entity_type == "model" and holds_model:
+        for entity in shaped_methods:
+            paper.retype(entity, "model")
 
 
 def add_names_before_datasets(paper: PaperState) -> None:

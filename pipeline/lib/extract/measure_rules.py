@@ -22,7 +22,7 @@ MEASURE_RULES: tuple[Rule, ...] = (
     _rule(
         "measured_value",
         "context",
-        ("METRIC_HEADS", "METRIC_FILLERS"),
+        ("METRIC_HEADS", "METRIC_FILLERS", "VALUED_MEASURE_HEADS"),
         context.add_measured_values,
         ("The model reaches a token overlap score of 0.71.", [("token overlap score", "metric")]),
         (
@@ -30,6 +30,7 @@ MEASURE_RULES: tuple[Rule, ...] = (
             [("zero-shot FID", "metric")],
             ("zero-shot FID score",),
         ),
+        ("It gives a computational speedup of 45x.", [("computational speedup", "metric")]),
     ),
     _rule(
         "gain_measure",
@@ -73,6 +74,10 @@ MEASURE_RULES: tuple[Rule, ...] = (
             ("learning rates", "mask ratio"),
         ),
         ("It lowers the communication costs of training.", [("communication costs", "metric")]),
+        (
+            "It gives reduced runtimes and higher test accuracies.",
+            [("runtimes", "metric"), ("test accuracies", "metric")],
+        ),
         ("We see a trade-off between recall and serving latency.", [("serving latency", "metric")]),
         (
             "It achieves a better balance between accuracy and latency over time.",
@@ -164,6 +169,17 @@ MEASURE_RULES: tuple[Rule, ...] = (
         ("It wins by 3% in 5 tasks and 2% in some settings.", [], ("settings",)),
         ("It needs only 26% FLOPs and saves 55% MACs.", [("FLOPs", "metric"), ("MACs", "metric")]),
         ("It brings 20× energy savings over dense models.", [("energy savings", "metric")], ("energy",)),
+        ("It saves up to 80% compute budget yet keeps quality.", [("compute budget", "metric")]),
+        (
+            "It gives a drop of 22% in logit kurtosis and 26% in the peak norm of outputs.",
+            [("logit kurtosis", "metric"), ("peak norm", "metric")],
+        ),
+        ("It gives improvements of up to 11% in key metrics.", [], ("key metrics",)),
+        (
+            "It gives a 9% improvement on averaged recall and 61% improvement on property search.",
+            [("averaged recall", "metric")],
+            ("property search",),
+        ),
     ),
     _rule(
         "beaten_in_measure",

@@ -436,7 +436,7 @@ def add_measure(paper: PaperState, span: tuple[int, int]) -> None:
 # A value with its unit, then what it is a value of: '13.5% higher model accuracy', '38% BitOPs
 # reduction', 'a 50% reduction in FLOPs'. A measure head is not needed here: the value says the
 # phrase is measured.
-_VALUE = re.compile(rf"{_leading_digits('+-')}(?:\.\d+)?\s?(?:%|\\%|{_TIMES})(?:\s(?:points|pp))?(?=\s)")
+_VALUE = re.compile(rf"{_leading_digits('+-')}(?:\.\d+)?\+?\s?(?:%|\\%|{_TIMES})(?:\s(?:points|pp))?(?=\s)")
 _VALUED_COMPARATIVE = re.compile(
     # Not 'more' or 'fewer': what a factor counts is left to the count rule ('12% more puzzles').
     r"\s(?:(?:higher|lower|better|faster|greater|improved|reduced|increased)\s)"
@@ -445,7 +445,7 @@ _CHANGE_NOUN = (
     r"(?:reductions?|improvements?|gains?|increases?|decreases?|drops?|boosts?|savings?|degradations?)"
 )
 _VALUED_CHANGE_IN = re.compile(
-    rf"\s(?:(?:relative|absolute|average|overall)\s)?{_CHANGE_NOUN}\sin\s(?!terms\b)(?:the\s)?"
+    rf"\s(?:(?:relative|absolute|average|overall)\s)?{_CHANGE_NOUN}\s(?P<prep>in|on)\s(?!terms\b)(?:the\s)?"
     r"(?:(?:[a-z]+['’]s)\s)?"
 )
 # A word of the phrase: lower case, or an acronym with capitals after its first letter ('FLOPs',
@@ -454,7 +454,7 @@ _VALUED_WORD = re.compile(r"(?:[a-z][a-z0-9@-]*|[A-Z][A-Za-z0-9@-]*[A-Z][A-Za-z0
 # Where the phrase a value is of ends: punctuation, or a word that starts what follows it.
 _VALUED_END = re.compile(
     r"\s*(?:[,.;:)(]|$)|\s(?:than|per|with|while|and|or|compared|relative|on|in|for|at|during|across"
-    r"|over|when|without|by|under|versus|vs|which|that|to|as|from|using|is|are|was|were|of)\b"
+    r"|over|when|without|by|under|versus|vs|which|that|to|as|from|using|is|are|was|were|of|but|yet)\b"
 )
 # A value, then "in" and a measure named by its head: 'by 12% in episodic reward'.
 _VALUE_IN = re.compile(r"\sin\s(?!terms\b)")
@@ -463,6 +463,15 @@ _GAINED_IN_HEADS = frozenset(GAINED_IN_HEADS)
 _OPERATIONS_COUNTED = re.compile(
     r"(?:[GMT]?FLOPs?|[GM]?MACs|(?:Bit|[GMT])?OPs)(?=\s*(?:[,.;:)]|$)|\s(?![A-Z]))"
 )
+# A verb that saves or cuts by the value after it: what follows the value is what is saved.
+_SAVED_BEFORE = re.compile(
+    r"\b(?:saves?|saving|cuts?|cutting)\s(?:(?:up to|about|around|nearly|over|≈|~)\s?)*$"
+)
+# A change named before its value: 'an average reduction of 22% in average kurtosis'.
+_CHANGE_OF_BEFORE = re.compile(
+    rf"\b{_CHANGE_NOUN}\sof\s(?:(?:up to|about|around|nearly|over|approximately)\s)?$"
+)
+_NEXT_VALUE = re.compile(r"(?:\s+of\s+[\w\s-]{1,40}?)?,?\s+(?:and\s+)?")
 _VALUED_CHANGE_AFTER = re.compile(rf"\s{_CHANGE_NOUN}(?=[\s,.;:)]|$)")
 # Savings name a measure with what is saved, as a cued measure does ('memory savings',
 # SECOND_MEASURE_HEADS); a reduction or a gain is a change in the measure before it ('38% BitOPs
@@ -478,6 +487,7 @@ _NOT_VALUED_HEADS = frozenset(
         # What is done or where, not what is measured: 'faster inference', 'higher in settings'.
         *("inference", "training", "decoding", "often", "area", "areas"),
         *("tasks", "settings", "benchmarks", "datasets", "domains", "environments", "scenarios"),
+        *("metric", "metrics"),
     )
 )
 _ADJECTIVE = re.compile(r"(?:icient|sistent|erent|ive|ble|ous|ful|ly|est|al|ic|ed|ing|ar)$")
@@ -492,24 +502,34 @@ MAX_VALUED_WORDS = 3
 
 
 def add_valued_measures(paper: PaperState) -> None:
-    """What a value is given for, named right after it: '13.5% higher model accuracy', '87×
-    lower computation energy', '38% BitOPs reduction', 'a 50% reduction in FLOPs'."""
+    """What a value is given for, named right after it: '13.5% higher model accuracy', '87× lower
+    computation energy', '38% BitOPs reduction', 'a 50% reduction in FLOPs', 'saves 80% budget'."""
     text = paper.text
     if "%" not in text and "×" not in text and "x " not in text and "\\times" not in text:
         return
+    changed_end = -1  # the end of the last phrase a change noun's value was gained in
     for value in _VALUE.finditer(text):
         end = value.end()
         after = _VALUED_COMPARATIVE.match(text, end) or _VALUED_CHANGE_IN.match(text, end)
-        if after is not None:
-            span = _valued_phrase(text, after.end())
+        if after is not None:  # 'a gain on X' needs a measure head, 'a gain in X' none
+            read = _measure_at if after.groupdict().get("prep") == "on" else _valued_phrase
+            span = read(text, after.end())
         elif (value_in := _VALUE_IN.match(text, end)) is not None:
             span = _measure_in(text, _LEAD.match(text, value_in.end()).end())
+            # 'a drop of 3% in X', and the values listed after it: 'of 22% in X and 26% in Y'
+            if _CHANGE_OF_BEFORE.search(text, max(0, value.start() - 40), value.start()) or (
+                changed_end >= 0 and _NEXT_VALUE.fullmatch(text, changed_end, value.start())
+            ):
+                span = span or _valued_phrase(text, _LEAD.match(text, value_in.end()).end())
+                changed_end = span[1] if span else -1
         else:
             span = _valued_phrase(text, end + 1, _VALUED_CHANGE_AFTER)
             if span is not None and (saved := _SAVINGS_AFTER.match(text, span[1])) is not None:
                 span = (span[0], saved.end())  # what is saved is named with it: '20× energy savings'
             if span is None and (count := _OPERATIONS_COUNTED.match(text, end + 1)) is not None:
                 span = count.span()
+            if span is None and _SAVED_BEFORE.search(text, max(0, value.start() - 30), value.start()):
+                span = _valued_phrase(text, end + 1)  # 'saves up to 80% computational budget'
         # A measure found inside the phrase, not at its end, is what the value is of: '2.3× lower
         # latency deadlines' compares latency.
         if span is None or any(s < span[1] and span[0] < e < span[1] for s, e in paper.covered):

@@ -1,7 +1,8 @@
 """Released models among the names typed as methods: a versioned name that the paper uses rather
 than proposes, set beside a model (in a list with one, after a model noun or 'fine-tune', before
 'model' or 'weights'), is a trained model: 'the embedding model ABC-M3', 'Kestrel-1x and
-Llama-3', 'we fine-tune Heron-v2', 'Heron-v2 checkpoints'.
+Llama-3', 'we fine-tune Heron-v2', 'Heron-v2 checkpoints'. So is a family and its variant written
+with a hyphen, in a list with a model: 'Zorb-MoE and Quux-7B', 'GPT-4o and VL-Zorb'.
 
 A version alone does not make a model: algorithms have versions too ('Exp3', 'UCB1'), so do
 datasets ('Flowers-102') and cited works ('Smith95'); the context decides.
@@ -28,6 +29,9 @@ _VERSIONED = re.compile(
 )
 # Not versions: a year ('VisDA-2017'), a cited work ('Smith95').
 _NOT_A_VERSION = re.compile(r".*(?:\d{4}|[a-z]\d\d)$")
+# A family and its variant, joined by a hyphen: 'Zorb-MoE', 'QuuxT-S', 'VL-Zorb'. Without a version
+# it is a model only in a list with one ('Zorb-MoE and Quux-7B'), not after a model noun.
+_VARIANT_NAMED = re.compile(r"[A-Za-z][A-Za-z0-9]*-[A-Za-z0-9][A-Za-z0-9-]*")
 _MODEL_WORD_BEFORE = re.compile(rf"\b(?:{alternation(MODEL_WORDS_BEFORE)}),? (?:the )?$")
 _MODEL_WORD_AFTER = re.compile(rf" (?:{alternation(MODEL_WORDS_AFTER)})\b")
 _WINDOW = 30
@@ -37,26 +41,30 @@ def retype_released_models(paper: PaperState) -> None:
     text = paper.text
     models = [span for e in paper.entities.values() if e.entity_type == "model" for span in e.spans]
     for entity in list(paper.entities.values()):
-        if not _may_be_released(entity):
+        if not _is_used_method(entity):
+            continue
+        released = _VERSIONED.fullmatch(entity.name) and not _NOT_A_VERSION.fullmatch(entity.name)
+        if not (released or _VARIANT_NAMED.fullmatch(entity.name)):
             continue
         for start, end in sorted(entity.spans):
             if (
-                _MODEL_WORD_BEFORE.search(text, max(0, start - _WINDOW), start)
-                or _MODEL_WORD_AFTER.match(text, end)
-                or _listed_with(text, (start, end), models)
-            ):
+                released
+                and (
+                    _MODEL_WORD_BEFORE.search(text, max(0, start - _WINDOW), start)
+                    or _MODEL_WORD_AFTER.match(text, end)
+                )
+            ) or _listed_with(text, (start, end), models):
                 paper.retype(entity, "model")
                 break
 
 
-def _may_be_released(entity: Entity) -> bool:
+def _is_used_method(entity: Entity) -> bool:
+    """A name typed as a method by its shape alone, which the paper uses rather than proposes."""
     return (
         entity.entity_type == "method"
         and not entity.known
         and not entity.proposed
         and entity.expansion is None
-        and _VERSIONED.fullmatch(entity.name) is not None
-        and _NOT_A_VERSION.fullmatch(entity.name) is None
     )
 
 

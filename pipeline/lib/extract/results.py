@@ -83,7 +83,7 @@ _QUANTITY = re.compile(
     r"(?P<low>\d(?<![\w.,@/^_]\d)(?<![\w.,@/^_+−\-][+−-]\d)(?<!±\d)(?<!± \d)\d*(?:,\d{3})*(?:\.\d+)?)"
     rf"(?:(?P<low_unit>\s?%)?(?:\s?[-–—~]\s?|\s+to\s+)(?P<high>{_NUM}))?"
     r"(?:"
-    r"(?P<percent>\s?%|\s(?:percent|per\s?cent)\b)"
+    r"(?P<percent>\+?\s?%|\s(?:percent|per\s?cent)\b)"  # '10+%': over 10%
     r"|(?P<pp>\s?pp\b|\s?p\.p\.|\s(?:percentage|absolute)\s+points?\b)"
     r"|(?P<points>\s(?:points?|pts)\b)"
     r"|(?P<decibels>\s?dB\b)"

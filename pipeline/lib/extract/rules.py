@@ -58,6 +58,7 @@ RULES: tuple[Rule, ...] = (
             [("Zentro 125M", "model"), ("Zorb-Large", "model")],
         ),
         ("Features come from the ZorbNet-B5 backbone.", [("ZorbNet-B5", "model")]),
+        ("Pruning is verified on Zorb-MoE fine-tuned on two datasets.", [("Zorb-MoE", "method")]),
     ),
     _rule(
         "glued_words",
@@ -77,6 +78,8 @@ RULES: tuple[Rule, ...] = (
         context.add_cue_context,
         ("We evaluate on the Kestrel dataset.", [("Kestrel", "dataset", "referenced")]),
         ("We compare with baselines such as Zorblax and Quintet.", [("Zorblax", "method")]),
+        ("We probe models such as GPT-4o and ZorbNet.", [("ZorbNet", "model")]),
+        ("Topic models such as Zorb-LDA are old.", [("Zorb-LDA", "method")]),
     ),
     *MEASURE_RULES,
     _rule(
@@ -231,7 +234,11 @@ RULES: tuple[Rule, ...] = (
         "late_names",
         ("LANGUAGE_DATA_HEADS",),
         context.add_languages,
-        ("We translate from German to Finnish.", [("German", "dataset")]),
+        (
+            "We translate German-Finnish pairs, not from Czech to Polish.",
+            [("German-Finnish", "dataset")],
+            ("Czech",),
+        ),
         ("We tune Finnish language models on non-Czech corpora.", [], ("Finnish language", "Czech corpora")),
     ),
     _rule(
@@ -397,6 +404,8 @@ RULES: tuple[Rule, ...] = (
         ),
         ("Poses come from Kestrel-1x and GPT-4o.", [("Kestrel-1x", "model")]),
         ("We compare Lumen-3 and Vortex on bandits.", [("Lumen-3", "method")]),
+        ("We prune GPT-4o and VL-Zorb alike.", [("VL-Zorb", "model")]),
+        ("We compare VL-Zorb and Vortex on bandits.", [("VL-Zorb", "method")]),
     ),
     _rule(
         "listed_model_size",

@@ -90,8 +90,12 @@ _LOWER_PREFIXES = frozenset(LOWER_PREFIXES)
 _BENCHMARK_FOLLOWERS = frozenset(BENCHMARK_FOLLOWERS)
 
 
-# 'on X and four real datasets', 'X, Y and Z benchmarks'.
-_LISTED_DATASETS = re.compile(r"(?:,? (?:and |or )?(?:the )?[\w-]+){0,6}? (?:datasets|benchmarks|corpora)\b")
+# 'on X and four real datasets', 'X, Y and Z benchmarks'; not past a preposition, which starts what
+# is done with the names ('Zorb-MoE and Quux-MoE fine-tuned on benchmark datasets').
+_LISTED_DATASETS = re.compile(
+    r"(?:,? (?:and |or )?(?:the )?(?!(?:on|in|of|for|with|from|to|by|at|over|across)\b)[\w-]+){0,6}?"
+    r" (?:datasets|benchmarks|corpora)\b"
+)
 
 
 # 'Bellman', 'Experiments': a capital, then only lower case and no digit.

@@ -25,6 +25,14 @@ _DATASET_GAP_AFTER = re.compile(
 _MAX_DATASET_GAP = 60
 # A dataset that opens a clause: "On ImageNet, ...", "For COCO, ...".
 _CLAUSE_OPENING = re.compile(r"\b(?:[Oo]n|[Ff]or|[Ii]n)\s+(?:the\s+)?$")
+# What a sentence may say before the dataset it opens on: a word or two ("Notably on A, ...",
+# "Experiments on A show ..."), the task ("For object detection on A, ..."), or both ("Specifically,
+# for image classification on A").
+# Not what a model was trained on: "Trained on A, it beats the baseline by 5.1%".
+_OPENING_LEAD = re.compile(
+    r"(?!(?:Trained|Training|Pre-?trained|Fine-?tuned|Learned)\b)"
+    r"(?:[A-Z][a-z]+(?:\s+[a-z]+)?,?\s+)(?:(?:for|in)\s+(?:[a-z][\w-]*\s+){1,4})?|(?:For|In)\s+(?:[a-z][\w-]*\s+){1,4}"
+)
 _CLAUSE_BREAK_BEFORE = re.compile(r"[;:]\s*$")
 _DATASET_GAP_BEFORE = re.compile(r"(?:\s+(?:dataset|benchmark)s?)?,?\s(?:[^;.]|\.\d){0,150}")
 _DATASET_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/\s*)(?:the\s+)?")
@@ -32,15 +40,17 @@ _DATASET_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/\s*)(
 _METRICS_GAP_AFTER = re.compile(r"\s+(?:in\s+terms\s+of|in|on|for)\s+(?:the\s+)?", re.IGNORECASE)
 # "RMSE and CRPS by up to 4.6% and 4.3%", "an F1 and AUC of 71.2 and 80.4".
 _METRICS_GAP_BEFORE = re.compile(r"\s+(?:by|of)\s+(?:(?:up\s+to|about|around|nearly|over)\s+)?")
-# A verb of change, then the measure it changes: "improves the top-1 accuracy", "reduce latency".
+# A verb of change, then the measure it changes: "improves the top-1 accuracy", "reduce latency"; or
+# a noun of change and "in": "a reduction in the FPR".
 _CHANGE_VERB_BEFORE = re.compile(
-    r"\b(?:improv|increas|boost|rais|enhanc|reduc|decreas|lower|cut|surpass|exceed|outperform)\w*"
-    r"\s+(?:(?:the|its|their|our)\s+)?$",
+    r"\b(?:(?:improv|increas|boost|rais|enhanc|reduc|decreas|lower|cut|surpass|exceed|outperform)\w*"
+    r"|(?:reductions?|improvements?|increases?|decreases?|drops?|gains?)\s+in)\s+(?:(?:the|its|their|our)\s+)?$",
     re.IGNORECASE,
 )
-# ... then whose or where ("of A and B", "across tasks", "on both splits") and "by" the number.
+# ... then whose, where or against what ("of A and B", "across tasks", "on both splits", "with human
+# ratings") and "by" or "from" the number.
 _CHANGE_OF = re.compile(
-    r"(?:\s+(?:(?P<of>of)|for|across|on|in)\s+(?P<what>[^;:.()%×]{1,80}?),?)?\s+(?:(?P<from>from)|by)\s+"
+    r"(?:\s+(?:(?P<of>of)|for|across|on|in|with)\s+(?P<what>[^;:.()%×]{1,80}?),?)?\s+(?:(?P<from>from)|by)\s+"
     r"(?:(?:up\s+to|about|around|nearly|over|approximately|a\s+relative|an\s+average\s+of)\s+)?",
     re.IGNORECASE,
 )
@@ -76,7 +86,16 @@ _LIST_OPENING = re.compile(r"\s*(?:On|For|In|Across)\s+(?:the\s+)?")
 _LIST_CLOSE = re.compile(r"(?:\s+(?:datasets?|benchmarks?|tasks?))?,")
 # Between numbers in parallel: where each was measured, then a list's comma or "and".
 _PARALLEL_GAP = re.compile(
-    r"(?:\s+(?:on|for|in|across)\s+(?:the\s+)?[^\W\d][^,;.()\d%×]{0,50}?)?(?:\s*,\s*(?:and\s+)?|\s+and\s+)"
+    r"(?:\s+(?:on|for|in|across)\s+(?:the\s+)?[^\W\d][^,;.()%×]{0,50}?)?(?:\s*,\s*(?:and\s+)?|\s+and\s+)"
+)
+# ... or past the first one's measure, when the next is measured on something of its own right
+# after it: "63.3% accuracy on AlphaSet and 95.6% on BetaSet".
+_MEASURED_PARALLEL_GAP = re.compile(
+    r"(?:\s+[^\W\d][\w@-]*){1,3}?\s+(?:on|for|in|across|over)\s+(?:the\s+)?[^\W\d][^,;.()%×]{0,50}?"
+    r"(?:\s*,\s*(?:and\s+)?|\s+and\s+)"
+)
+_MEASURED_ON = re.compile(
+    r"\s+(?:(?:less|more|higher|lower|better|worse|faster|slower)\s+)?(?:on|for|in|across|over)\s"
 )
 _NAME_LIKE = re.compile(r"(?=[\w.-]*[A-Z][\w.-]*[A-Z\d])[A-Z][\w.-]*[\w](?<![A-Z]s)")
 _NOT_NAMES = frozenset({"SOTA", "SOTAS", "SOTA.", "AI", "GPU", "GPUS", "CPU", "TPU"})
@@ -248,14 +267,21 @@ def paired_systems(
     groups: list[range],
     datasets: list[str | None],
 ) -> list[str | None]:
-    """A group of numbers whose first is compared with as many systems as the group has numbers,
-    each with its own: "outperforms A and B by 3% and 5%" (A, then B); with one system before
+    """A group of numbers whose first (or, the comparison after them, last) is compared with as many
+    systems as the group has numbers, each with its own: "outperforms A and B by 3% and 5%", "3%
+    and 5% higher than A and B" (A, then B); with one system before
     "by", all of them: "surpasses A by 6.3%, 9.6% and 5.5% on B, C and D(, respectively)", unless
     a "respectively" pairs the numbers with something other than datasets ("of A and B by 1.4% and
     0.6%, respectively", B not known as a system)."""
     paired = list(compared)
     for group in groups:
         names = (compared[group[0]] or "").split(", ")
+        last = (compared[group[-1]] or "").split(", ")
+        if len(group) > 1 and len(last) == len(group) and not any(compared[k] for k in group[:-1]):
+            # The comparison after the last number: "1.2% and 0.96% higher than A and B" (A, then B).
+            for index, k in enumerate(group):
+                paired[k] = last[index]
+            continue
         if len(group) < 2 or any(compared[k] for k in group[1:]):
             continue
         by = _BY_BEFORE.search(text, max(0, found[group[0]][0] - 30), found[group[0]][0])
@@ -278,7 +304,7 @@ def parallel(
     captioning", "gains of 11.5% on A, 26.1% on B, and 8.1% on C"), share the one metric named
     for them, and the system the first is compared with after "by"."""
     metrics, compared = list(metrics), list(compared)
-    for group in number_groups(text, found, _PARALLEL_GAP):
+    for group in _parallel_groups(text, found):
         if len(group) < 2:
             continue
         named = {metrics[k] for k in group} - {None}
@@ -292,6 +318,25 @@ def parallel(
             for k in group:
                 compared[k] = compared[group[0]]
     return metrics, compared
+
+
+def _parallel_groups(text: str, found: list[tuple[int, int, float | None, str | None]]) -> list[range]:
+    """The results (indices, in order) in parallel: number_groups with _PARALLEL_GAP, and past a
+    measure when the next number is measured on something right after it."""
+    groups = []
+    group_start = 0
+    for k in range(len(found)):
+        if k + 1 < len(found) and (
+            _PARALLEL_GAP.fullmatch(text, found[k][1], found[k + 1][0])
+            or (
+                _MEASURED_PARALLEL_GAP.fullmatch(text, found[k][1], found[k + 1][0])
+                and _MEASURED_ON.match(text, found[k + 1][1])
+            )
+        ):
+            continue
+        groups.append(range(group_start, k + 1))
+        group_start = k + 1
+    return groups
 
 
 def paired_metrics(
@@ -519,7 +564,9 @@ def _dataset_opening_clause(text: str, datasets: Cues, start: int, sentence_star
     opener = _CLAUSE_OPENING.search(text, max(sentence_start, cue.start - 8), cue.start)
     if cue.start < sentence_start or opener is None:
         return None
-    opens = opener.start() == sentence_start or _CLAUSE_BREAK_BEFORE.search(
-        text, max(sentence_start, opener.start() - 3), opener.start()
+    opens = (
+        opener.start() == sentence_start
+        or _OPENING_LEAD.fullmatch(text, sentence_start, opener.start())
+        or _CLAUSE_BREAK_BEFORE.search(text, max(sentence_start, opener.start() - 3), opener.start())
     )
     return cue.name if opens and _DATASET_GAP_BEFORE.fullmatch(text, cue.end, start) else None

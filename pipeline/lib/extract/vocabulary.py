@@ -170,6 +170,8 @@ CLASS_PLURAL_HEADS = ("model", "network", "system", "method", "algorithm")
 QUALITY_WORDS = ("accuracy", "precision", "recall", "sample efficiency")
 # A score named after the metric it reports: 'a FID score of 6.21' reports FID.
 SCORE_HEADS = ("score", "scores")
+# Measure heads that name what a value is of, as metric heads do: 'a computational speedup of 45x'.
+VALUED_MEASURE_HEADS = ("speedup", "speedups", "speed-up", "speed-ups")
 RATE_HEADS = ("rate", "rates", *SCORE_HEADS)
 # What makes a rate a measured quantity rather than a speed of convergence: 'a win rate of 72%'.
 RATE_KINDS = (
