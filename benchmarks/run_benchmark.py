@@ -213,7 +213,7 @@ def print_floor(floor: Floor) -> None:
         f"floor: read, split into records, hash each abstract (xxh3), write Parquet; {floor.workers} "
         f"worker processes, {floor.tasks} tasks: {floor.records:,} records in {floor.seconds:.1f} s "
         f"({floor.records / floor.seconds:,.0f} records/s); peak RSS {_gb(floor.peak_rss)} GB, "
-        f"PSS {_gb(floor.peak_pss)} GB (this process and its children, as for the stages)"
+        f"PSS {_gb(floor.peak_pss)} GB (floor.py's process and its children, as for the stages)"
     )
 
 
