@@ -254,8 +254,8 @@ def _in_file_order(
 
 # Occurrences read at a time by `_beside_rows`. Writing the canonical papers of the 1M arXiv
 # staging (`profile_rebuild_parts.py dedup-step`), the step peaked at 2.41 GB with the columns put
-# beside the whole scan, 2.34 GB with slices of 65,536 rows and 1.95 GB with these, the size of a
-# staged row group (the peak is then the match's, not the write's).
+# beside the whole scan, 2.34 GB with slices of 65,536 rows and 1.98 to 2.04 GB with these, the
+# size of a staged row group (the peak is then the match's, not the write's).
 BESIDE_SLICE_ROWS = 16_384
 
 
