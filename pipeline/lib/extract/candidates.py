@@ -29,6 +29,7 @@ from pipeline.lib.extract.shapes import (
 from pipeline.lib.extract.state import Entity, PaperState, SpanIndex
 from pipeline.lib.extract.vocabulary import (
     APPOSED_KIND_NOUNS,
+    CHANGE_NOUNS,
     DATASET_HEADS,
     DOCUMENT_PARTS,
     FUNCTION_WORDS,
@@ -37,6 +38,7 @@ from pipeline.lib.extract.vocabulary import (
     METHOD_HEADS,
     QUALITY_WORDS,
     TOPIC_HEADS,
+    alternation,
 )
 
 _HYPERPARAMETERS = frozenset(HYPERPARAMETER_NAMES)
@@ -101,7 +103,7 @@ _STATED_VALUE = re.compile(r"\d(?:\.\d+)?\s?(?:%|×|x\b|-fold\b|points?\b|pp\b)|
 
 _COMPARED_QUALITY = re.compile(
     r"\b(?:higher|better|best|superior|lower|comparable|competitive|top"
-    r"|(?:improvements?|gains?|increases?|decreases?|reductions?|drops?) in"
+    rf"|(?:{alternation(CHANGE_NOUNS)})s? in"
     r"|improves?|improved|improving|boosts?|enhances?)\b(?: [\w-]+){0,2} $"
 )
 

@@ -11,6 +11,8 @@ import re
 from itertools import islice
 from typing import NamedTuple, TypeVar
 
+from pipeline.lib.extract.vocabulary import CHANGE_NOUNS, alternation
+
 # "a BLEU of 32.8 and 15.1", "MAE/RMSE of 2.43 / 4.73": the next score of a list.
 NUMBER_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+|or\s+|/\s*|vs\.?\s+|versus\s+)", re.IGNORECASE)
 # ... past what each was measured with, no value of its own: "by 52× (ConvNet-4) and 16× (ResNet-18)".
@@ -44,7 +46,7 @@ _METRICS_GAP_BEFORE = re.compile(r"\s+(?:by|of)\s+(?:(?:up\s+to|about|around|nea
 # a noun of change and "in": "a reduction in the FPR".
 _CHANGE_VERB_BEFORE = re.compile(
     r"\b(?:(?:improv|increas|boost|rais|enhanc|reduc|decreas|lower|cut|surpass|exceed|outperform)\w*"
-    r"|(?:reductions?|improvements?|increases?|decreases?|drops?|gains?)\s+in)\s+(?:(?:the|its|their|our)\s+)?$",
+    rf"|(?:{alternation(CHANGE_NOUNS)})s?\s+in)\s+(?:(?:the|its|their|our)\s+)?$",
     re.IGNORECASE,
 )
 # ... then whose, where or against what ("of A and B", "across tasks", "on both splits", "with human

@@ -324,6 +324,9 @@ IN_TERMS_OF = "in terms of"
 MEASURE_PREPOSITIONS = ("by", "with", "via", IN_TERMS_OF)
 # Phrases before a measure that name it as what is evaluated: 'in terms of latency and accuracy'.
 MEASURE_PHRASES = (IN_TERMS_OF, "metrics such as", "metrics like", "metrics including")
+# Nouns of a change a measure undergoes, singular (a pattern adds the plural): 'a reduction in the
+# FPR', 'gains in sample efficiency'.
+CHANGE_NOUNS = ("improvement", "gain", "increase", "decrease", "reduction", "drop")
 # A change, or a balance, named by what it is in: 'gains in sample efficiency', 'a trade-off between
 # accuracy and throughput'.
 CHANGE_IN_PHRASES = (
